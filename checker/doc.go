@@ -1,0 +1,18 @@
+// Package checker explores the global state space of a model.System and
+// checks properties on it.
+//
+// One engine serves every search order: it pops an encoded state from a
+// frontier, decodes it, checks the invariants, enumerates the enabled
+// actions (a state with none, in which some node waits, is a deadlock),
+// and pushes every successor not seen before. BFS uses a queue, which
+// makes the first counterexample a shortest one; DFS uses a stack.
+//
+// Visited states are kept as 64-bit fingerprints with the fingerprint of
+// their parent, so a counterexample is rebuilt by replaying actions from
+// the initial state; the frontier keeps states as packed canonical bytes.
+//
+// Verdicts are three: Pass (every property holds in the whole reachable
+// space), Violated (with a counterexample), and Inconclusive (a bound on
+// states, depth, memory or time was reached first). A bound reached is
+// never a pass.
+package checker

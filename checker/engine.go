@@ -1,0 +1,194 @@
+package checker
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// Strategy is the order in which the state space is explored.
+type Strategy uint8
+
+// The exhaustive strategies.
+const (
+	// BFS explores by depth; its first counterexample is a shortest one.
+	BFS Strategy = iota
+	// DFS explores depth first; its frontier is usually smaller.
+	DFS
+)
+
+// String is the strategy's name on the command line.
+func (s Strategy) String() string {
+	if s == DFS {
+		return "dfs"
+	}
+	return "bfs"
+}
+
+// Options bound and steer a check. The zero value is an unbounded BFS that
+// stops at the first violation.
+type Options struct {
+	Strategy Strategy
+	// MaxStates, MaxDepth, MaxMemory (bytes held by the visited set and
+	// the frontier) and Timeout bound the search; zero means no bound.
+	MaxStates uint64
+	MaxDepth  int
+	MaxMemory uint64
+	Timeout   time.Duration
+	// Exhaust keeps searching after a violation, to count every violating
+	// state (like SPIN's -c0); the counterexample is still the first found.
+	Exhaust bool
+	// Progress, when set, is called about every ProgressInterval (default
+	// one second) during the search.
+	Progress         func(Progress)
+	ProgressInterval time.Duration
+	// Stop, when closed, ends the search early (Ctrl-C); the verdict is
+	// then Inconclusive with bound "interrupted".
+	Stop <-chan struct{}
+}
+
+// Progress is a snapshot of a running search.
+type Progress struct {
+	States, Transitions uint64
+	Depth               int
+	Frontier            int
+	Elapsed             time.Duration
+}
+
+// Check explores the state space of sp under opts and reports the verdict.
+func (sp *Spec[S, M]) Check(opts Options) *Report {
+	sys := sp.System.Clone()
+	start := time.Now()
+	rep := &Report{Properties: sp.PropertyNames()}
+	counts := make([]uint64, len(rep.Properties))
+
+	var fr frontier = &queue{}
+	if opts.Strategy == DFS {
+		fr = &stack{}
+	}
+	seen := newFPSet(0)
+	var buf []byte
+	buf = sys.Encode(buf, sys.Init())
+	initFP := model.Fingerprint(buf)
+	seen.insert(initFP, noParent)
+	fr.push(0, initFP, buf)
+
+	var (
+		cur, next     model.World[S, M]
+		acts          []model.Action
+		found         bool
+		badFP         uint64
+		badProp, why  string
+		pops          uint64
+		lastProgress  = start
+		progressEvery = opts.ProgressInterval
+	)
+	if progressEvery == 0 {
+		progressEvery = time.Second
+	}
+	for {
+		depth, fp, enc, ok := fr.pop()
+		if !ok {
+			break
+		}
+		sys.Decode(enc, &cur)
+		acts = sys.Actions(&cur, acts[:0])
+		if depth > rep.Depth {
+			rep.Depth = depth
+		}
+		if prop, detail := sp.violation(&cur, acts); prop != "" {
+			counts[indexOf(rep.Properties, prop)]++
+			if !found {
+				found, badFP, badProp, why = true, fp, prop, detail
+			}
+			if !opts.Exhaust {
+				break
+			}
+		}
+		if opts.MaxDepth > 0 && depth >= opts.MaxDepth {
+			if len(acts) > 0 {
+				rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
+			}
+			continue
+		}
+		for _, a := range acts {
+			sys.Apply(&cur, a, &next)
+			buf = sys.Encode(buf[:0], &next)
+			nfp := model.Fingerprint(buf)
+			rep.Transitions++
+			if seen.insert(nfp, key(fp)) {
+				fr.push(depth+1, nfp, buf)
+			}
+		}
+		if b := fr.bytes(); b > rep.FrontierBytes {
+			rep.FrontierBytes = b
+		}
+		if opts.MaxStates > 0 && seen.n >= opts.MaxStates {
+			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
+			break
+		}
+		if pops++; pops&1023 == 0 {
+			if stop := sp.poll(&opts, rep, seen, fr, start, &lastProgress, progressEvery); stop != "" {
+				rep.Bound = stop
+				break
+			}
+		}
+	}
+
+	rep.States = seen.n
+	rep.TableBytes = seen.bytes()
+	rep.Elapsed = time.Since(start)
+	if s := rep.Elapsed.Seconds(); s > 0 {
+		rep.StatesPerSecond = float64(rep.States) / s
+	}
+	for i, c := range counts {
+		if c > 0 {
+			rep.ViolationCounts = append(rep.ViolationCounts, PropertyCount{rep.Properties[i], c})
+		}
+	}
+	switch {
+	case found:
+		rep.Verdict = Violated
+		rep.Counterexample = sp.rebuild(seen, badFP, badProp, why)
+	case rep.Bound != "":
+		rep.Verdict = Inconclusive
+	default:
+		rep.Verdict = Pass
+	}
+	return rep
+}
+
+// poll checks the time, memory and stop bounds and reports progress. It
+// returns the name of the bound reached, or "".
+func (sp *Spec[S, M]) poll(opts *Options, rep *Report, seen *fpSet, fr frontier, start time.Time, last *time.Time, every time.Duration) string {
+	now := time.Now()
+	if opts.Progress != nil && now.Sub(*last) >= every {
+		*last = now
+		opts.Progress(Progress{States: seen.n, Transitions: rep.Transitions, Depth: rep.Depth,
+			Frontier: fr.size(), Elapsed: now.Sub(start)})
+	}
+	if opts.Timeout > 0 && now.Sub(start) >= opts.Timeout {
+		return fmt.Sprintf("timeout %s", opts.Timeout)
+	}
+	if opts.MaxMemory > 0 && seen.bytes()+fr.bytes() >= opts.MaxMemory {
+		return fmt.Sprintf("max-memory %d MB", opts.MaxMemory>>20)
+	}
+	if opts.Stop != nil {
+		select {
+		case <-opts.Stop:
+			return "interrupted"
+		default:
+		}
+	}
+	return ""
+}
+
+func indexOf(names []string, name string) int {
+	for i, n := range names {
+		if n == name {
+			return i
+		}
+	}
+	panic("checker: unknown property " + name)
+}

@@ -1,0 +1,106 @@
+package checker
+
+import (
+	"fmt"
+	"time"
+)
+
+// Verdict is the outcome of a check.
+type Verdict uint8
+
+// The three verdicts.
+const (
+	// Pass: every property holds in the whole reachable state space.
+	Pass Verdict = iota
+	// Violated: a property fails; the report carries a counterexample.
+	Violated
+	// Inconclusive: a bound was reached before the space was exhausted.
+	Inconclusive
+)
+
+// String is the verdict's word in reports and JSON.
+func (v Verdict) String() string {
+	switch v {
+	case Pass:
+		return "pass"
+	case Violated:
+		return "violated"
+	case Inconclusive:
+		return "inconclusive"
+	}
+	return fmt.Sprintf("verdict(%d)", uint8(v))
+}
+
+// ExitCode is the command-line exit code of the verdict (DESIGN.md).
+func (v Verdict) ExitCode() int {
+	switch v {
+	case Pass:
+		return 0
+	case Violated:
+		return 1
+	}
+	return 3
+}
+
+// Report is the result of a check.
+type Report struct {
+	Verdict Verdict `json:"verdict"`
+	// Bound names the bound that stopped the search early ("max-states
+	// 1000000"), or is empty.
+	Bound string `json:"bound,omitempty"`
+	// States is the number of distinct states reached; Transitions the
+	// number of actions taken (edges explored); Depth the largest depth.
+	States      uint64        `json:"states"`
+	Transitions uint64        `json:"transitions"`
+	Depth       int           `json:"depth"`
+	Elapsed     time.Duration `json:"elapsed_ns"`
+	// StatesPerSecond is States divided by Elapsed.
+	StatesPerSecond float64 `json:"states_per_second"`
+	// TableBytes is the memory of the visited set; FrontierBytes the peak
+	// memory of the states waiting to be expanded.
+	TableBytes    uint64 `json:"table_bytes"`
+	FrontierBytes uint64 `json:"frontier_bytes"`
+	// Properties lists the properties checked.
+	Properties []string `json:"properties"`
+	// ViolationCounts counts violating states per property, in the order of
+	// Properties; with Options.Exhaust every one is counted.
+	ViolationCounts []PropertyCount `json:"violation_counts,omitempty"`
+	// Counterexample is the first violation found (a shortest one for BFS).
+	Counterexample *Trace `json:"counterexample,omitempty"`
+}
+
+// PropertyCount is the number of violating states of one property.
+type PropertyCount struct {
+	Property string `json:"property"`
+	States   uint64 `json:"states"`
+}
+
+// BytesPerState is the memory the search held per distinct state.
+func (r *Report) BytesPerState() float64 {
+	if r.States == 0 {
+		return 0
+	}
+	return float64(r.TableBytes+r.FrontierBytes) / float64(r.States)
+}
+
+// Trace is a counterexample: the actions from the initial world to a world
+// that violates Property.
+type Trace struct {
+	Property string `json:"property"`
+	// Detail says how the final world violates the property.
+	Detail string `json:"detail"`
+	Steps  []Step `json:"steps"`
+	// Final is the violating world, one line per node and per link.
+	Final []string `json:"final"`
+}
+
+// Step is one action of a trace with what it did.
+type Step struct {
+	// Action is the action's line, as in counterexample files.
+	Action string `json:"action"`
+	// Node is the node that acted, and State its state afterwards.
+	Node  string `json:"node"`
+	State string `json:"state"`
+	// Sends lists the messages the action sent ("p0->p1 REQ(ts=1)").
+	Sends []string `json:"sends,omitempty"`
+}

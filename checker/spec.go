@@ -1,0 +1,84 @@
+package checker
+
+import "github.com/coordcheck/coordcheck/model"
+
+// Invariant is an Always property: Holds must be true in every reachable
+// world. When it is false, the string says why ("p0 and p2 are both in
+// the critical section").
+type Invariant[S, M any] struct {
+	Name  string
+	Holds func(w *model.World[S, M]) (bool, string)
+}
+
+// DeadlockProperty is the name of the built-in no-deadlock property: no
+// reachable world has no enabled action while some node waits (see
+// model.Waiter).
+const DeadlockProperty = "no-deadlock"
+
+// Spec is what to check: a system and its properties.
+type Spec[S, M any] struct {
+	System     *model.System[S, M]
+	Invariants []Invariant[S, M]
+	// Deadlock enables the no-deadlock check.
+	Deadlock bool
+}
+
+// PropertyNames lists the properties the spec checks, in checking order.
+func (sp *Spec[S, M]) PropertyNames() []string {
+	var names []string
+	for _, inv := range sp.Invariants {
+		names = append(names, inv.Name)
+	}
+	if sp.Deadlock {
+		names = append(names, DeadlockProperty)
+	}
+	return names
+}
+
+// violation checks w, whose enabled actions are acts, and returns the
+// first property it violates, with the reason; "" when all hold.
+func (sp *Spec[S, M]) violation(w *model.World[S, M], acts []model.Action) (string, string) {
+	for i := range sp.Invariants {
+		if ok, why := sp.Invariants[i].Holds(w); !ok {
+			return sp.Invariants[i].Name, why
+		}
+	}
+	if sp.Deadlock && len(acts) == 0 {
+		if why := sp.deadlock(w); why != "" {
+			return DeadlockProperty, why
+		}
+	}
+	return "", ""
+}
+
+// deadlock describes why the terminal world w is a deadlock, or returns
+// "" when no node waits.
+func (sp *Spec[S, M]) deadlock(w *model.World[S, M]) string {
+	var waiting []string
+	for i := range w.Nodes {
+		if sp.System.Waiting(w, model.NodeID(i)) {
+			waiting = append(waiting, model.NodeID(i).String())
+		}
+	}
+	if len(waiting) == 0 {
+		return ""
+	}
+	if ex, ok := sp.System.P.(model.DeadlockExplainer[S, M]); ok {
+		return ex.ExplainDeadlock(w)
+	}
+	return "no action is enabled and " + joinWords(waiting) + " still wait"
+}
+
+func joinWords(ws []string) string {
+	switch len(ws) {
+	case 0:
+		return ""
+	case 1:
+		return ws[0]
+	}
+	s := ws[0]
+	for _, w := range ws[1 : len(ws)-1] {
+		s += ", " + w
+	}
+	return s + " and " + ws[len(ws)-1]
+}

@@ -1,0 +1,14 @@
+package checker
+
+// Target is a Spec with its types erased, so that the registry and the
+// command line can hold specs of different protocols side by side.
+type Target interface {
+	// Check explores the state space; see Spec.Check.
+	Check(opts Options) *Report
+	// Replay applies action lines by value; see Spec.Replay.
+	Replay(lines []string) (*Replayed, error)
+	// PropertyNames lists the properties checked.
+	PropertyNames() []string
+}
+
+var _ Target = (*Spec[int, int])(nil)

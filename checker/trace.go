@@ -1,0 +1,117 @@
+package checker
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// rebuild turns the fingerprint of a violating state into a trace: it
+// follows the parent links back to the initial state, then replays from
+// the initial world, at each step taking the action whose successor has
+// the next fingerprint on the path.
+func (sp *Spec[S, M]) rebuild(seen *fpSet, bad uint64, prop, why string) *Trace {
+	path := []uint64{key(bad)}
+	for fp := key(bad); ; {
+		p, ok := seen.parent(fp)
+		if !ok {
+			panic("checker: broken parent chain")
+		}
+		if p == noParent {
+			break
+		}
+		path = append(path, p)
+		fp = p
+	}
+	slices.Reverse(path)
+	var buf []byte
+	r := newReplayer(sp)
+	for _, want := range path[1:] {
+		ok := r.step(func(a model.Action, next *model.World[S, M]) bool {
+			buf = r.sys.Encode(buf[:0], next)
+			return key(model.Fingerprint(buf)) == want
+		})
+		if !ok {
+			panic("checker: no action reproduces a recorded transition")
+		}
+	}
+	return r.trace(prop, why)
+}
+
+// Replayed is the outcome of replaying a list of actions.
+type Replayed struct {
+	// Trace holds the steps taken and the final world; its Property is the
+	// property the final world violates, "" when none is.
+	Trace *Trace
+}
+
+// StepError says that an action line of a replay does not apply.
+type StepError struct {
+	Step    int      // 1-based index of the action
+	Line    string   // the action as given
+	Enabled []string // the actions enabled at that point
+}
+
+func (e *StepError) Error() string {
+	return fmt.Sprintf("step %d: %q is not enabled (enabled: %s)", e.Step, e.Line, strings.Join(e.Enabled, "; "))
+}
+
+// Replay applies the given action lines, by value, from the initial world
+// and checks the properties in the world reached.
+func (sp *Spec[S, M]) Replay(lines []string) (*Replayed, error) {
+	r := newReplayer(sp)
+	for i, line := range lines {
+		want := model.NormalizeAction(line)
+		ok := r.step(func(a model.Action, _ *model.World[S, M]) bool {
+			return r.sys.FormatAction(r.cur, a) == want
+		})
+		if !ok {
+			var enabled []string
+			for _, a := range r.sys.Actions(r.cur, nil) {
+				enabled = append(enabled, r.sys.FormatAction(r.cur, a))
+			}
+			return nil, &StepError{Step: i + 1, Line: line, Enabled: enabled}
+		}
+	}
+	acts := r.sys.Actions(r.cur, nil)
+	prop, why := sp.violation(r.cur, acts)
+	return &Replayed{Trace: r.trace(prop, why)}, nil
+}
+
+// replayer walks one path from the initial world, recording its steps.
+type replayer[S, M any] struct {
+	sys       *model.System[S, M]
+	cur, next *model.World[S, M]
+	steps     []Step
+}
+
+func newReplayer[S, M any](sp *Spec[S, M]) *replayer[S, M] {
+	sys := sp.System.Clone()
+	return &replayer[S, M]{sys: sys, cur: sys.Init(), next: &model.World[S, M]{}}
+}
+
+// step takes the first enabled action for which match holds.
+func (r *replayer[S, M]) step(match func(a model.Action, next *model.World[S, M]) bool) bool {
+	for _, a := range r.sys.Actions(r.cur, nil) {
+		r.sys.Apply(r.cur, a, r.next)
+		if !match(a, r.next) {
+			continue
+		}
+		st := Step{
+			Action: r.sys.FormatAction(r.cur, a),
+			Node:   a.Node.String(),
+			State:  r.sys.P.FormatState(a.Node, r.next.Nodes[a.Node]),
+			Sends:  r.sys.FormatSends(a.Node),
+		}
+		r.steps = append(r.steps, st)
+		r.cur, r.next = r.next, r.cur
+		return true
+	}
+	return false
+}
+
+func (r *replayer[S, M]) trace(prop, why string) *Trace {
+	return &Trace{Property: prop, Detail: why, Steps: r.steps, Final: r.sys.FormatWorld(r.cur)}
+}

@@ -1,0 +1,50 @@
+// Package invariants holds properties written once for any protocol:
+// mutual exclusion, and the observers protocols implement to be checked by
+// them.
+package invariants
+
+import (
+	"strings"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// MutualExclusionName is the name of the mutual-exclusion property.
+const MutualExclusionName = "mutual-exclusion"
+
+// CriticalSection is implemented by mutual-exclusion protocols: it says
+// whether node self, in state s, is in its critical section.
+type CriticalSection[S any] interface {
+	InCS(self model.NodeID, s S) bool
+}
+
+// MutualExclusion is the safety property of every mutual-exclusion
+// algorithm (seed 000, "safety: at most one process in the CS"): at most
+// one live node is in its critical section. Crashed nodes do not count.
+func MutualExclusion[S, M any](cs CriticalSection[S]) checker.Invariant[S, M] {
+	return checker.Invariant[S, M]{
+		Name: MutualExclusionName,
+		Holds: func(w *model.World[S, M]) (bool, string) {
+			first := -1
+			for i := range w.Nodes {
+				id := model.NodeID(i)
+				if w.IsDown(id) || !cs.InCS(id, w.Nodes[i]) {
+					continue
+				}
+				if first < 0 {
+					first = i
+					continue
+				}
+				var in []string
+				for j := range w.Nodes {
+					if !w.IsDown(model.NodeID(j)) && cs.InCS(model.NodeID(j), w.Nodes[j]) {
+						in = append(in, model.NodeID(j).String())
+					}
+				}
+				return false, strings.Join(in, " and ") + " are in the critical section at once"
+			}
+			return true, ""
+		},
+	}
+}

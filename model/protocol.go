@@ -1,0 +1,50 @@
+package model
+
+// Protocol is the per-node contract every algorithm implements. S is a
+// node's state and M a message; both are plain values (copying one must not
+// share mutable memory), so Step can return a changed copy without touching
+// its input.
+//
+// Init and Step must be pure: same arguments, same result and same effects,
+// no I/O, no clock, no randomness, no mutation of s.
+type Protocol[S, M any] interface {
+	// Nodes is the number of nodes, N.
+	Nodes() int
+	// Init returns the initial state of node self and its first effects.
+	Init(self NodeID, out *Out[M]) S
+	// Step returns the state after ev and appends the effects to out.
+	Step(self NodeID, s S, ev Event[M], out *Out[M]) S
+	// Inputs appends to dst the environment inputs enabled at node self in
+	// state s, in a fixed order, and returns the extended slice.
+	Inputs(self NodeID, s S, dst []Input) []Input
+	// Codec gives the canonical encoding and the text of states and messages.
+	Codec[S, M]
+}
+
+// Codec is the canonical encoding of a protocol's states and messages. Equal
+// values must encode to equal bytes, and different values to different
+// bytes; ReadX must invert AppendX exactly.
+type Codec[S, M any] interface {
+	AppendState(b []byte, s S) []byte
+	ReadState(b []byte) (S, []byte)
+	AppendMsg(b []byte, m M) []byte
+	ReadMsg(b []byte) (M, []byte)
+	// FormatState is the short text of a node's state in traces.
+	FormatState(self NodeID, s S) string
+	// FormatMsg is the text of a message in traces and counterexample
+	// files. Two different messages on one link must format differently.
+	FormatMsg(m M) string
+}
+
+// Waiter is implemented by protocols whose nodes can wait for something
+// (the critical section, an election result). A state with no enabled
+// action in which some node waits is a deadlock.
+type Waiter[S any] interface {
+	Waiting(self NodeID, s S) bool
+}
+
+// DeadlockExplainer is implemented by protocols that can say why a
+// deadlocked world is stuck, for example the cycle of who holds whose vote.
+type DeadlockExplainer[S, M any] interface {
+	ExplainDeadlock(w *World[S, M]) string
+}

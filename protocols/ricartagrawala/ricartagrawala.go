@@ -1,0 +1,182 @@
+// Package ricartagrawala is Ricart and Agrawala's mutual exclusion (seed
+// 000, "Ricart-Agrawala algorithm"; seed 002): a process multicasts a
+// timestamped request to all others and enters the critical section once
+// all N-1 have replied; a process defers its reply while it holds the CS,
+// or while it wants the CS and its own request is older ((T, id) pairs
+// ordered lexicographically, ties broken by the lower id).
+//
+// Clock rule: the paper's "highest sequence number", as in the SPIN anchor
+// model: a request takes clock+1; receiving a request sets clock to
+// max(clock, T). The notes' 1+max on every receipt orders requests the same
+// way; this form keeps the clock bounded by N·rounds.
+package ricartagrawala
+
+import (
+	"fmt"
+
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
+)
+
+// Protocol is Ricart-Agrawala among N processes, each entering the
+// critical section at most Rounds times.
+type Protocol struct {
+	N      int
+	Rounds int
+}
+
+// New returns Ricart-Agrawala for n processes and the given rounds.
+func New(n, rounds int) *Protocol { return &Protocol{N: n, Rounds: rounds} }
+
+// State is one process's state.
+type State struct {
+	Phase    mutex.Phase
+	Clock    uint32 // highest timestamp seen
+	TS       uint32 // timestamp of the pending request (0 when none)
+	Replies  uint8  // replies received for it
+	Deferred uint64 // bit j: the reply to p_j's request is deferred
+	Rounds   uint8  // critical sections completed
+}
+
+// Kind is a message type.
+type Kind uint8
+
+// The messages.
+const (
+	Request Kind = iota // REQ(T): a request with timestamp T
+	Reply               // REP: permission
+)
+
+// Msg is a message.
+type Msg struct {
+	Kind Kind
+	TS   uint32
+}
+
+// Nodes is N.
+func (p *Protocol) Nodes() int { return p.N }
+
+// Init: state := RELEASED.
+func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
+
+// Inputs offers request when released with rounds left, enter once all
+// N-1 replies are in, and exit when in the critical section.
+func (p *Protocol) Inputs(_ model.NodeID, s State, dst []model.Input) []model.Input {
+	switch {
+	case s.Phase == mutex.Released && int(s.Rounds) < p.Rounds:
+		dst = append(dst, mutex.Request)
+	case s.Phase == mutex.Wanted && int(s.Replies) == p.N-1:
+		dst = append(dst, mutex.Enter)
+	case s.Phase == mutex.Held:
+		dst = append(dst, mutex.Exit)
+	}
+	return dst
+}
+
+// Step is the pseudocode of seed 000.
+func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
+	switch ev.Kind {
+	case model.Environment:
+		switch ev.Input {
+		case mutex.Request:
+			// To enter: state := WANTED; multicast request to all others;
+			// T := request's timestamp.
+			s.Phase = mutex.Wanted
+			s.Clock++
+			s.TS = s.Clock
+			for j := range p.N {
+				if model.NodeID(j) != self {
+					out.Send(model.NodeID(j), Msg{Request, s.TS})
+				}
+			}
+		case mutex.Enter:
+			// Wait until replies = N-1; state := HELD.
+			s.Phase = mutex.Held
+		case mutex.Exit:
+			// To exit: state := RELEASED; reply to any queued requests.
+			s.Phase = mutex.Released
+			for j := range p.N {
+				if s.Deferred&(1<<j) != 0 {
+					out.Send(model.NodeID(j), Msg{Kind: Reply})
+				}
+			}
+			s.TS, s.Replies, s.Deferred = 0, 0, 0
+			s.Rounds++
+		}
+	case model.Receive:
+		switch ev.Msg.Kind {
+		case Request:
+			// On receipt of <T_i, p_i>: queue it if HELD, or if WANTED and
+			// (T, p_j) < (T_i, p_i); otherwise reply at once.
+			s.Clock = max(s.Clock, ev.Msg.TS)
+			mine := s.TS < ev.Msg.TS || (s.TS == ev.Msg.TS && self < ev.From)
+			if s.Phase == mutex.Held || (s.Phase == mutex.Wanted && mine) {
+				s.Deferred |= 1 << ev.From
+			} else {
+				out.Send(ev.From, Msg{Kind: Reply})
+			}
+		case Reply:
+			s.Replies++
+		}
+	}
+	return s
+}
+
+// InCS: the process holds the critical section.
+func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
+
+// Waiting: the process wants the critical section.
+func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
+
+// AppendState encodes s canonically.
+func (p *Protocol) AppendState(b []byte, s State) []byte {
+	b = append(b, byte(s.Phase), s.Replies, s.Rounds)
+	b = model.AppendUvarint(b, uint64(s.Clock))
+	b = model.AppendUvarint(b, uint64(s.TS))
+	return model.AppendUvarint(b, s.Deferred)
+}
+
+// ReadState decodes a state written by AppendState.
+func (p *Protocol) ReadState(b []byte) (State, []byte) {
+	s := State{Phase: mutex.Phase(b[0]), Replies: b[1], Rounds: b[2]}
+	var v uint64
+	v, b = model.ReadUvarint(b[3:])
+	s.Clock = uint32(v)
+	v, b = model.ReadUvarint(b)
+	s.TS = uint32(v)
+	s.Deferred, b = model.ReadUvarint(b)
+	return s, b
+}
+
+// AppendMsg encodes m canonically.
+func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
+	return model.AppendUvarint(append(b, byte(m.Kind)), uint64(m.TS))
+}
+
+// ReadMsg decodes a message written by AppendMsg.
+func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
+	m := Msg{Kind: Kind(b[0])}
+	v, b := model.ReadUvarint(b[1:])
+	m.TS = uint32(v)
+	return m, b
+}
+
+// FormatMsg: "REQ(ts=3)" or "REP".
+func (p *Protocol) FormatMsg(m Msg) string {
+	if m.Kind == Request {
+		return fmt.Sprintf("REQ(ts=%d)", m.TS)
+	}
+	return "REP"
+}
+
+// FormatState: "WANTED clock=2 ts=2 replies=1/2 deferred={p1} rounds=0".
+func (p *Protocol) FormatState(_ model.NodeID, s State) string {
+	str := fmt.Sprintf("%s clock=%d", s.Phase, s.Clock)
+	if s.Phase != mutex.Released {
+		str += fmt.Sprintf(" ts=%d replies=%d/%d", s.TS, s.Replies, p.N-1)
+	}
+	if s.Deferred != 0 {
+		str += " deferred=" + mutex.FormatSet(s.Deferred)
+	}
+	return str + fmt.Sprintf(" rounds=%d", s.Rounds)
+}
