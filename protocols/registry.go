@@ -1,0 +1,157 @@
+// Package protocols is the registry of the algorithms coordcheck ships:
+// each entry names a protocol, documents its parameters and builds a
+// checker.Target from parameter values. The command line and the replay
+// of counterexample files both go through it.
+package protocols
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// Param is one parameter of a protocol.
+type Param struct {
+	Name    string
+	Default string
+	Doc     string
+}
+
+// Entry describes one protocol of the registry.
+type Entry struct {
+	Name string
+	// Doc is a one-line description, citing the notes.
+	Doc    string
+	Params []Param
+	// Build makes the target for the given values (every parameter is
+	// present, defaults filled in) and system configuration. It returns an
+	// error naming what is wrong, and what is valid, for bad values.
+	Build func(v Values, cfg model.Config) (checker.Target, error)
+}
+
+var entries []Entry
+
+// register adds e to the registry; called from init functions.
+func register(e Entry) {
+	if _, ok := Lookup(e.Name); ok {
+		panic("protocols: duplicate entry " + e.Name)
+	}
+	entries = append(entries, e)
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
+}
+
+// All returns every entry, sorted by name.
+func All() []Entry { return slices.Clone(entries) }
+
+// Names returns the names of all entries, sorted.
+func Names() []string {
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+// Lookup finds the entry called name.
+func Lookup(name string) (Entry, bool) {
+	for _, e := range entries {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// UnknownError is returned for a protocol name not in the registry.
+type UnknownError struct{ Name string }
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("unknown protocol %q (valid: %s)", e.Name, strings.Join(Names(), ", "))
+}
+
+// Values holds a value for every parameter of an entry, in the entry's
+// parameter order.
+type Values struct {
+	names []string
+	vals  []string
+}
+
+// Values returns the entry's defaults overridden by given (name to value).
+// An unknown name is an error that lists the valid ones.
+func (e Entry) Values(given map[string]string) (Values, error) {
+	var v Values
+	for _, p := range e.Params {
+		v.names = append(v.names, p.Name)
+		v.vals = append(v.vals, p.Default)
+	}
+	keys := make([]string, 0, len(given))
+	for k := range given {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		i := slices.Index(v.names, k)
+		if i < 0 {
+			return Values{}, fmt.Errorf("protocol %s has no parameter %q (valid: %s)", e.Name, k, strings.Join(v.names, ", "))
+		}
+		v.vals[i] = given[k]
+	}
+	return v, nil
+}
+
+// BuildWith is Values followed by the entry's Build; it returns the values used.
+func (e Entry) BuildWith(given map[string]string, cfg model.Config) (checker.Target, Values, error) {
+	v, err := e.Values(given)
+	if err != nil {
+		return nil, v, err
+	}
+	t, err := e.Build(v, cfg)
+	return t, v, err
+}
+
+// Get returns the value of parameter name ("" when there is none).
+func (v Values) Get(name string) string {
+	if i := slices.Index(v.names, name); i >= 0 {
+		return v.vals[i]
+	}
+	return ""
+}
+
+// Int returns parameter name as an integer within [lo, hi].
+func (v Values) Int(name string, lo, hi int) (int, error) {
+	s := v.Get(name)
+	x, err := strconv.Atoi(s)
+	if err != nil || x < lo || x > hi {
+		return 0, fmt.Errorf("parameter %s=%q: want an integer from %d to %d", name, s, lo, hi)
+	}
+	return x, nil
+}
+
+// String renders the values as "n=3 rounds=1", in parameter order.
+func (v Values) String() string {
+	parts := make([]string, len(v.names))
+	for i := range v.names {
+		parts[i] = v.names[i] + "=" + v.vals[i]
+	}
+	return strings.Join(parts, " ")
+}
+
+// Map returns the values as a map from name to value.
+func (v Values) Map() map[string]string {
+	m := make(map[string]string, len(v.names))
+	for i := range v.names {
+		m[v.names[i]] = v.vals[i]
+	}
+	return m
+}
+
+// Common parameters.
+var (
+	paramN      = func(def string) Param { return Param{"n", def, "number of processes"} }
+	paramRounds = Param{"rounds", "1", "critical sections each process enters (bounds the state space)"}
+)
