@@ -1,0 +1,218 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/counterexamples"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols"
+)
+
+// checkJSON is the one object `check -json` prints.
+type checkJSON struct {
+	Protocol string            `json:"protocol"`
+	Params   map[string]string `json:"params"`
+	Network  string            `json:"network"`
+	Mode     string            `json:"mode"`
+	*checker.Report
+	ExitCode int `json:"exit_code"`
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
+	name, rest := splitProtocol(args)
+	if name == "" {
+		if hasHelp(args) {
+			printCheckHelp(stdout, protocols.Entry{})
+			return 0, nil
+		}
+		return 0, usageError("check needs a protocol (valid: %s)", strings.Join(protocols.Names(), ", "))
+	}
+	entry, ok := protocols.Lookup(name)
+	if !ok {
+		return 0, usageError("%s", (&protocols.UnknownError{Name: name}).Error())
+	}
+
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	params := map[string]*string{}
+	for _, p := range entry.Params {
+		params[p.Name] = fs.String(p.Name, p.Default, p.Doc)
+	}
+	network := fs.String("network", "fifo", "network semantics: fifo, unordered")
+	mode := fs.String("mode", "bfs", "search: bfs (shortest counterexample), dfs")
+	maxStates := fs.Uint64("max-states", 0, "stop after this many distinct states (0: no bound)")
+	maxDepth := fs.Int("max-depth", 0, "do not expand states deeper than this (0: no bound)")
+	maxMem := fs.Uint64("max-memory", 0, "stop when the search holds this many MB (0: no bound)")
+	timeout := fs.Duration("timeout", 0, "stop after this long, e.g. 30s (0: no bound)")
+	exhaust := fs.Bool("exhaust", false, "keep going after a violation and count every violating state")
+	out := fs.String("o", "", "write the counterexample to this file")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	if err := fs.Parse(rest); err != nil {
+		if err == flag.ErrHelp {
+			printCheckHelp(stdout, entry)
+			return 0, nil
+		}
+		var valid []string
+		fs.VisitAll(func(f *flag.Flag) { valid = append(valid, "-"+f.Name) })
+		return 0, usageError("check %s: %v (valid flags: %s)", name, err, strings.Join(valid, " "))
+	}
+	if fs.NArg() > 0 {
+		return 0, usageError("check %s: unexpected argument %q", name, fs.Arg(0))
+	}
+	net, err := model.ParseNetwork(*network)
+	if err != nil {
+		return 0, usageError("%v", err)
+	}
+	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
+		Timeout: *timeout, Exhaust: *exhaust}
+	switch *mode {
+	case "bfs":
+		opts.Strategy = checker.BFS
+	case "dfs":
+		opts.Strategy = checker.DFS
+	default:
+		return 0, usageError("unknown mode %q (valid: bfs, dfs)", *mode)
+	}
+	given := map[string]string{}
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := params[f.Name]; ok {
+			given[f.Name] = f.Value.String()
+		}
+	})
+	target, values, err := entry.BuildWith(given, model.Config{Network: net})
+	if err != nil {
+		return 0, usageError("%s: %v", name, err)
+	}
+
+	stop := make(chan struct{})
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	go func() {
+		if _, ok := <-sig; ok {
+			close(stop)
+		}
+	}()
+	opts.Stop = stop
+	if isTerminal(stderr) {
+		opts.Progress = func(p checker.Progress) {
+			fmt.Fprintf(stderr, "\r%s states  %s/s  depth %d  queue %s   ",
+				group(p.States), group(uint64(float64(p.States)/p.Elapsed.Seconds())), p.Depth, group(uint64(p.Frontier)))
+		}
+	}
+	rep := target.Check(opts)
+	if opts.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	code := rep.Verdict.ExitCode()
+
+	if *out != "" && rep.Counterexample != nil {
+		f := counterexamples.FromTrace(name, values.Map(), net.String(), rep.Counterexample)
+		if err := writeFileAtomic(*out, f); err != nil {
+			return 0, usageError("writing %s: %v", *out, err)
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(checkJSON{name, values.Map(), net.String(), *mode, rep, code}); err != nil {
+			return 0, err
+		}
+		return code, nil
+	}
+	fmt.Fprintf(stdout, "coordcheck check %s %s  network=%s mode=%s\n", name, values, net, *mode)
+	fmt.Fprintf(stdout, "properties: %s\n", strings.Join(rep.Properties, ", "))
+	if rep.Counterexample != nil {
+		fmt.Fprintln(stdout)
+		printTrace(stdout, rep.Counterexample)
+	}
+	fmt.Fprintln(stdout)
+	printSummary(stdout, rep)
+	if *out != "" && rep.Counterexample != nil {
+		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
+	}
+	return code, nil
+}
+
+// splitProtocol finds the protocol name: the first argument, or else a
+// last argument that names a registered protocol ("check -n 3 maekawa").
+func splitProtocol(args []string) (string, []string) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return args[0], args[1:]
+	}
+	if k := len(args) - 1; k > 0 {
+		if _, ok := protocols.Lookup(args[k]); ok {
+			return args[k], args[:k]
+		}
+	}
+	return "", args
+}
+
+func hasHelp(args []string) bool {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			return true
+		}
+	}
+	return false
+}
+
+func printCheckHelp(w io.Writer, e protocols.Entry) {
+	fmt.Fprintln(w, "usage: coordcheck check PROTOCOL [flags]")
+	fmt.Fprintln(w)
+	if e.Name != "" {
+		fmt.Fprintf(w, "%s: %s\n\nprotocol parameters:\n", e.Name, e.Doc)
+		for _, p := range e.Params {
+			fmt.Fprintf(w, "  -%-12s %s (default %s)\n", p.Name, p.Doc, p.Default)
+		}
+	} else {
+		fmt.Fprintf(w, "protocols: %s ('coordcheck list' shows their parameters)\n", strings.Join(protocols.Names(), ", "))
+	}
+	fmt.Fprint(w, `
+search flags:
+  -mode bfs|dfs        search order; bfs finds a shortest counterexample (default bfs)
+  -network fifo|unordered
+                       channel semantics (default fifo: reliable, FIFO per link)
+  -max-states N        stop after N distinct states (0: no bound)
+  -max-depth N         do not expand states deeper than N (0: no bound)
+  -max-memory MB       stop when the search holds this much memory (0: no bound)
+  -timeout D           stop after D, e.g. 30s or 5m (0: no bound)
+  -exhaust             keep going after a violation; count every violating state
+  -o FILE              write the counterexample file
+  -json                print one JSON object (verdict, counts, timing, trace)
+
+exit codes: 0 pass, 1 violated, 2 bad usage, 3 inconclusive (a bound was reached)
+`)
+}
+
+func writeFileAtomic(path string, f *counterexamples.File) error {
+	tmp := path + ".tmp"
+	fh, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := f.Write(fh); err != nil {
+		fh.Close()
+		return err
+	}
+	if err := fh.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

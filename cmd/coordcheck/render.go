@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/checker"
+)
+
+// printTrace renders a counterexample as a message sequence chart in text:
+// one line per step with the action, the acting node's new state and the
+// messages it sent; then the final world and the violation.
+func printTrace(w io.Writer, tr *checker.Trace) {
+	fmt.Fprintf(w, "counterexample: %d steps to a violation of %s\n", len(tr.Steps), tr.Property)
+	width := 0
+	for _, s := range tr.Steps {
+		width = max(width, len(s.Action))
+	}
+	for i, s := range tr.Steps {
+		line := fmt.Sprintf("%4d  %-*s  | %s %s", i+1, width, s.Action, s.Node, s.State)
+		if len(s.Sends) > 0 {
+			line += "  sends " + strings.Join(s.Sends, ", ")
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintln(w, "final state:")
+	for _, l := range tr.Final {
+		fmt.Fprintln(w, "  "+l)
+	}
+	if tr.Property != "" {
+		fmt.Fprintf(w, "violated: %s: %s\n", tr.Property, tr.Detail)
+	}
+}
+
+func printSummary(w io.Writer, rep *checker.Report) {
+	fmt.Fprintf(w, "states %s  transitions %s  depth %d  time %.3fs  %s states/s  memory %.1f MB (%.1f B/state)\n",
+		group(rep.States), group(rep.Transitions), rep.Depth, rep.Elapsed.Seconds(),
+		group(uint64(rep.StatesPerSecond)), float64(rep.TableBytes+rep.FrontierBytes)/(1<<20), rep.BytesPerState())
+	for _, c := range rep.ViolationCounts {
+		fmt.Fprintf(w, "violating states: %s %s\n", group(c.States), c.Property)
+	}
+	switch rep.Verdict {
+	case checker.Pass:
+		fmt.Fprintf(w, "verdict: pass: %s hold in all %s reachable states\n", strings.Join(rep.Properties, ", "), group(rep.States))
+	case checker.Violated:
+		fmt.Fprintf(w, "verdict: violated: %s\n", rep.Counterexample.Property)
+	case checker.Inconclusive:
+		fmt.Fprintf(w, "verdict: inconclusive: bound reached (%s) after %s states; no violation found so far\n", rep.Bound, group(rep.States))
+	}
+}
+
+// group writes n with thousands separators: 1,470,924.
+func group(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

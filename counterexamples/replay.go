@@ -1,0 +1,74 @@
+package counterexamples
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols"
+)
+
+// Result is the outcome of replaying a file.
+type Result struct {
+	// Trace is the replayed path; its Property is the property violated at
+	// the end, "" when none.
+	Trace *checker.Trace
+	// Reproduced: the final world violates the property the file records.
+	Reproduced bool
+	// FinalMatches: the final world prints as the file records it.
+	FinalMatches bool
+}
+
+// LineError says that an action of the file no longer applies.
+type LineError struct {
+	Line    int    // line number in the file (or action index when unknown)
+	Action  string // the action line
+	Enabled []string
+}
+
+func (e *LineError) Error() string {
+	return fmt.Sprintf("line %d: %q no longer applies; enabled there: %v", e.Line, e.Action, e.Enabled)
+}
+
+// Target builds the system a file records, through the registry.
+func Target(f *File) (checker.Target, error) {
+	e, ok := protocols.Lookup(f.Protocol)
+	if !ok {
+		return nil, &protocols.UnknownError{Name: f.Protocol}
+	}
+	net, err := model.ParseNetwork(f.Network)
+	if err != nil {
+		return nil, err
+	}
+	t, _, err := e.BuildWith(f.Params, model.Config{Network: net})
+	return t, err
+}
+
+// Replay rebuilds the system of f and applies its actions by value. An
+// action that is no longer enabled gives a *LineError; a protocol or
+// parameter the registry refuses gives its error.
+func Replay(f *File) (*Result, error) {
+	t, err := Target(f)
+	if err != nil {
+		return nil, err
+	}
+	rp, err := t.Replay(f.Actions)
+	var se *checker.StepError
+	if errors.As(err, &se) {
+		line := se.Step
+		if se.Step-1 < len(f.ActionLines) {
+			line = f.ActionLines[se.Step-1]
+		}
+		return nil, &LineError{Line: line, Action: se.Line, Enabled: se.Enabled}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Result{
+		Trace:        rp.Trace,
+		Reproduced:   rp.Trace.Property == f.Property,
+		FinalMatches: slices.Equal(rp.Trace.Final, f.Final),
+	}, nil
+}
