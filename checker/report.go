@@ -104,3 +104,6 @@ type Step struct {
 	// Sends lists the messages the action sent ("p0->p1 REQ(ts=1)").
 	Sends []string `json:"sends,omitempty"`
 }
+
+// MarshalText writes the verdict's word, for JSON.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }

@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
 )
 
 // Magic is the first line of every file of this version.
@@ -43,6 +44,10 @@ type File struct {
 	Protocol string
 	Params   map[string]string
 	Network  string
+	// Faults is the fault budget ("none", "crash=1,restart=1") and Timers
+	// the timer semantics ("default", "free", "perfect").
+	Faults   string
+	Timers   string
 	Property string
 	// Actions are the action lines, and ActionLines their 1-based line
 	// numbers in the file (zero for a File not read from text).
@@ -54,9 +59,11 @@ type File struct {
 	Detail string
 }
 
-// FromTrace makes the file of a counterexample found by a check.
-func FromTrace(protocol string, params map[string]string, network string, tr *checker.Trace) *File {
-	f := &File{Protocol: protocol, Params: params, Network: network, Property: tr.Property,
+// FromTrace makes the file of a counterexample found by a check of
+// protocol with params under cfg.
+func FromTrace(protocol string, params map[string]string, cfg model.Config, tr *checker.Trace) *File {
+	f := &File{Protocol: protocol, Params: params, Network: cfg.Network.String(),
+		Faults: cfg.Faults.String(), Timers: cfg.Timers.String(), Property: tr.Property,
 		Final: tr.Final, Detail: tr.Detail}
 	for _, s := range tr.Steps {
 		f.Actions = append(f.Actions, s.Action)
@@ -75,6 +82,12 @@ func (f *File) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "%-9s %s\n", "protocol", f.Protocol)
 	fmt.Fprintf(&b, "%-9s %s\n", "params", FormatParams(f.Params))
 	fmt.Fprintf(&b, "%-9s %s\n", "network", f.Network)
+	if f.Faults != "" && f.Faults != "none" {
+		fmt.Fprintf(&b, "%-9s %s\n", "faults", f.Faults)
+	}
+	if f.Timers != "" && f.Timers != "default" {
+		fmt.Fprintf(&b, "%-9s %s\n", "timers", f.Timers)
+	}
 	fmt.Fprintf(&b, "%-9s %s\n", "property", f.Property)
 	fmt.Fprintf(&b, "%-9s %d\n", "steps", len(f.Actions))
 	for _, a := range f.Actions {
@@ -190,6 +203,10 @@ func Parse(r io.Reader) (*File, error) {
 			}
 		case "network":
 			f.Network = rest
+		case "faults":
+			f.Faults = rest
+		case "timers":
+			f.Timers = rest
 		case "property":
 			f.Property = rest
 		case "steps":
@@ -199,7 +216,7 @@ func Parse(r io.Reader) (*File, error) {
 			}
 			steps = v
 		default:
-			return nil, &SyntaxError{n, line, "unknown header " + strconv.Quote(word) + " (valid: protocol, params, network, property, steps)"}
+			return nil, &SyntaxError{n, line, "unknown header " + strconv.Quote(word) + " (valid: protocol, params, network, faults, timers, property, steps)"}
 		}
 	}
 	if err := sc.Err(); err != nil {

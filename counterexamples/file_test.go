@@ -78,7 +78,7 @@ func TestCheckWriteReplay(t *testing.T) {
 	rp, err := tg.Replay([]string{"input p0 request", "deliver p0->p1 REQ(ts=1)", "deliver p1->p0 REP"})
 	require.NoError(t, err)
 	require.Equal(t, "", rp.Trace.Property)
-	f := FromTrace("ricartagrawala", vals.Map(), "fifo", &checker.Trace{Property: "none", Steps: rp.Trace.Steps, Final: rp.Trace.Final})
+	f := FromTrace("ricartagrawala", vals.Map(), model.Config{}, &checker.Trace{Property: "none", Steps: rp.Trace.Steps, Final: rp.Trace.Final})
 	var buf bytes.Buffer
 	require.NoError(t, f.Write(&buf))
 	g, err := Parse(&buf)

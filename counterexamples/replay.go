@@ -38,12 +38,26 @@ func Target(f *File) (checker.Target, error) {
 	if !ok {
 		return nil, &protocols.UnknownError{Name: f.Protocol}
 	}
-	net, err := model.ParseNetwork(f.Network)
+	cfg, err := f.Config()
 	if err != nil {
 		return nil, err
 	}
-	t, _, err := e.BuildWith(f.Params, model.Config{Network: net})
+	t, _, err := e.BuildWith(f.Params, cfg)
 	return t, err
+}
+
+// Config is the system configuration the file records.
+func (f *File) Config() (model.Config, error) {
+	var cfg model.Config
+	var err error
+	if cfg.Network, err = model.ParseNetwork(f.Network); err != nil {
+		return cfg, err
+	}
+	if cfg.Faults, err = model.ParseFaults(f.Faults); err != nil {
+		return cfg, err
+	}
+	cfg.Timers, err = model.ParseTimerMode(f.Timers)
+	return cfg, err
 }
 
 // Replay rebuilds the system of f and applies its actions by value. An

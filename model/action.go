@@ -16,9 +16,24 @@ const (
 	ActDeliver
 	// ActFire: Node's timer Timer fires.
 	ActFire
+	// ActDrop: the message at Net[Slot] is lost.
+	ActDrop
+	// ActDup: the message at Net[Slot] is duplicated; the copy travels
+	// behind the messages already on its link.
+	ActDup
+	// ActCrash: Node crashes.
+	ActCrash
+	// ActRestart: Node restarts.
+	ActRestart
+	// ActPartition: the network splits into Group and the other nodes.
+	ActPartition
+	// ActHeal: the partition heals.
+	ActHeal
 )
 
-var actionWords = [...]string{ActInput: "input", ActDeliver: "deliver", ActFire: "fire"}
+var actionWords = [...]string{ActInput: "input", ActDeliver: "deliver", ActFire: "fire",
+	ActDrop: "drop", ActDup: "dup", ActCrash: "crash", ActRestart: "restart",
+	ActPartition: "partition", ActHeal: "heal"}
 
 // String is the word that starts the action's line in traces and files.
 func (k ActionKind) String() string {
@@ -28,42 +43,54 @@ func (k ActionKind) String() string {
 	return "action" + strconv.Itoa(int(k))
 }
 
+// IsFault reports whether the action is an injected failure.
+func (k ActionKind) IsFault() bool { return k >= ActDrop }
+
 // Action is one global transition, described by value: who acts and on
 // what. Slot is only a handle into the World it was enumerated from; the
 // identity of a delivery is its link and its message, as FormatAction shows.
 type Action struct {
 	Kind  ActionKind
-	Node  NodeID // the node that acts (the receiver, for a delivery)
-	Peer  NodeID // the sender, for a delivery
+	Node  NodeID // the node that acts (the receiver, for a message)
+	Peer  NodeID // the sender, for a message
 	Timer TimerID
 	Input Input
 	Slot  int32
+	Group uint64 // the partition's group, for ActPartition
 }
 
 // FormatAction renders a as one line, the form used in traces and
 // counterexample files: "input p2 request", "deliver p0->p1 REQ(ts=1)",
-// "fire p1 t0". w must be the world a was enumerated from.
+// "fire p1 t0", "crash p2", "partition {p0,p1}|{p2}". w must be the world a
+// was enumerated from.
 func (sys *System[S, M]) FormatAction(w *World[S, M], a Action) string {
 	var b strings.Builder
 	b.WriteString(a.Kind.String())
-	b.WriteByte(' ')
 	switch a.Kind {
 	case ActInput:
-		b.WriteString(a.Node.String())
-		b.WriteByte(' ')
-		b.WriteString(string(a.Input))
-	case ActDeliver:
-		b.WriteString(a.Peer.String())
-		b.WriteString("->")
-		b.WriteString(a.Node.String())
-		b.WriteByte(' ')
+		b.WriteString(" " + a.Node.String() + " " + string(a.Input))
+	case ActDeliver, ActDrop, ActDup:
+		b.WriteString(" " + a.Peer.String() + "->" + a.Node.String() + " ")
 		b.WriteString(sys.P.FormatMsg(w.Net[a.Slot].Msg))
 	case ActFire:
-		b.WriteString(a.Node.String())
-		b.WriteByte(' ')
-		b.WriteString(sys.timerName(a.Node, a.Timer))
+		b.WriteString(" " + a.Node.String() + " " + sys.timerName(a.Node, a.Timer))
+	case ActCrash, ActRestart:
+		b.WriteString(" " + a.Node.String())
+	case ActPartition:
+		all := uint64(1)<<sys.n - 1
+		b.WriteString(" " + formatGroup(a.Group) + "|" + formatGroup(all&^a.Group))
 	}
 	return b.String()
+}
+
+func formatGroup(set uint64) string {
+	var ids []string
+	for i := range MaxNodes {
+		if set&(1<<i) != 0 {
+			ids = append(ids, NodeID(i).String())
+		}
+	}
+	return "{" + strings.Join(ids, ",") + "}"
 }
 
 // TimerNamer is implemented by protocols that name their timers in traces.

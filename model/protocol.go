@@ -48,3 +48,20 @@ type Waiter[S any] interface {
 type DeadlockExplainer[S, M any] interface {
 	ExplainDeadlock(w *World[S, M]) string
 }
+
+// Restarter is implemented by protocols whose nodes keep state across a
+// crash (what the notes call stable storage) or act on recovery. Recover
+// returns the state node self restarts in, given the state it had when it
+// crashed, and may emit effects (start an election, say). Without it, a
+// node restarts from Init and its state while down is its initial state.
+type Restarter[S, M any] interface {
+	Recover(self NodeID, crashed S, out *Out[M]) S
+}
+
+// TimerGuard is implemented by protocols that assume a synchronous system,
+// in which a timeout means that no reply can still arrive (a perfect
+// failure detector). Under TimersPerfect, timer t of node self may fire in
+// w only when TimerReady holds.
+type TimerGuard[S, M any] interface {
+	TimerReady(w *World[S, M], self NodeID, t TimerID) bool
+}

@@ -39,9 +39,52 @@ func ParseNetwork(s string) (Network, error) {
 	return 0, fmt.Errorf("unknown network %q (valid: fifo, unordered)", s)
 }
 
-// Config is the run's choice of system semantics.
+// TimerMode says when an armed timer may fire.
+type TimerMode uint8
+
+// The timer modes.
+const (
+	// TimersDefault is the protocol's own assumption: TimersPerfect for
+	// protocols that implement TimerGuard, TimersFree otherwise.
+	TimersDefault TimerMode = iota
+	// TimersFree: an armed timer may fire at any time (an asynchronous
+	// system, where a timeout may be premature).
+	TimersFree
+	// TimersPerfect: a timer fires only when the protocol's TimerGuard says
+	// no reply can still arrive (a synchronous system).
+	TimersPerfect
+)
+
+// String is the mode's name on the command line.
+func (m TimerMode) String() string {
+	switch m {
+	case TimersFree:
+		return "free"
+	case TimersPerfect:
+		return "perfect"
+	}
+	return "default"
+}
+
+// ParseTimerMode reads a timer mode name.
+func ParseTimerMode(s string) (TimerMode, error) {
+	switch s {
+	case "", "default":
+		return TimersDefault, nil
+	case "free":
+		return TimersFree, nil
+	case "perfect":
+		return TimersPerfect, nil
+	}
+	return 0, fmt.Errorf("unknown timer mode %q (valid: default, free, perfect)", s)
+}
+
+// Config is the run's choice of system semantics: the network, the fault
+// budget and the timer semantics.
 type Config struct {
 	Network Network
+	Faults  Faults
+	Timers  TimerMode
 }
 
 // System binds a Protocol to the semantics of a run: it enumerates the
@@ -52,6 +95,8 @@ type System[S, M any] struct {
 	Config Config
 	n      int
 	waiter Waiter[S]
+	guard  TimerGuard[S, M] // nil unless timers are perfect
+	rest   Restarter[S, M]
 
 	out    Out[M]
 	inputs []Input
@@ -66,6 +111,13 @@ func NewSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
 	}
 	sys := &System[S, M]{P: p, Config: cfg, n: n}
 	sys.waiter, _ = p.(Waiter[S])
+	sys.rest, _ = p.(Restarter[S, M])
+	if g, ok := p.(TimerGuard[S, M]); ok && cfg.Timers != TimersFree {
+		sys.guard = g
+		sys.Config.Timers = TimersPerfect
+	} else if cfg.Timers == TimersDefault {
+		sys.Config.Timers = TimersFree
+	}
 	return sys
 }
 
@@ -116,8 +168,67 @@ func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 			dst = append(dst, Action{Kind: ActDeliver, Node: id, Peer: e.From, Slot: int32(k)})
 		}
 		for t := w.Timers[i]; t != 0; t &= t - 1 {
-			dst = append(dst, Action{Kind: ActFire, Node: id, Timer: TimerID(trailingZeros(t))})
+			tid := TimerID(trailingZeros(t))
+			if sys.guard == nil || sys.guard.TimerReady(w, id, tid) {
+				dst = append(dst, Action{Kind: ActFire, Node: id, Timer: tid})
+			}
 		}
+	}
+	if sys.Config.Faults.Any() {
+		dst = sys.faultActions(w, dst)
+	}
+	return dst
+}
+
+// allowed reports whether the budget admits one more fault of kind k.
+func (sys *System[S, M]) allowed(w *World[S, M], k FaultKind) bool {
+	b := sys.Config.Faults.Budget[k]
+	return b == Unbounded || int(w.Used[k]) < b
+}
+
+// faultActions appends the faults the budget still admits in w: drops and
+// duplications of each distinct message in flight, crashes of live nodes,
+// restarts of crashed ones, a partition, a heal.
+func (sys *System[S, M]) faultActions(w *World[S, M], dst []Action) []Action {
+	for _, k := range [...]FaultKind{Drop, Dup} {
+		if !sys.allowed(w, k) {
+			continue
+		}
+		kind := ActDrop
+		if k == Dup {
+			kind = ActDup
+		}
+		for i := range w.Net {
+			e := &w.Net[i]
+			if i > 0 && w.Net[i-1].To == e.To && w.Net[i-1].From == e.From && sys.sameMsg(w.Net[i-1].Msg, e.Msg) {
+				continue // the same message again on the same link: the same fault
+			}
+			dst = append(dst, Action{Kind: kind, Node: e.To, Peer: e.From, Slot: int32(i)})
+		}
+	}
+	if sys.allowed(w, Crash) {
+		for i := range sys.n {
+			if id := NodeID(i); !w.IsDown(id) && sys.Config.Faults.MayCrash(id) {
+				dst = append(dst, Action{Kind: ActCrash, Node: id})
+			}
+		}
+	}
+	if sys.allowed(w, Restart) {
+		for i := range sys.n {
+			if id := NodeID(i); w.IsDown(id) {
+				dst = append(dst, Action{Kind: ActRestart, Node: id})
+			}
+		}
+	}
+	if w.Cut == 0 && sys.n > 1 && sys.allowed(w, Partition) {
+		// Every split into two non-empty groups, named by the group of p0.
+		all := uint64(1)<<sys.n - 1
+		for g := uint64(1); g < all; g += 2 {
+			dst = append(dst, Action{Kind: ActPartition, Group: g})
+		}
+	}
+	if w.Cut != 0 {
+		dst = append(dst, Action{Kind: ActHeal})
 	}
 	return dst
 }
@@ -138,11 +249,72 @@ func (sys *System[S, M]) Apply(w *World[S, M], a Action, next *World[S, M]) {
 		next.Timers[a.Node] &^= 1 << a.Timer
 		ev = Event[M]{Kind: Timeout, Timer: a.Timer}
 	default:
-		panic(fmt.Sprintf("model: unknown action kind %d", a.Kind))
+		sys.applyFault(next, a)
+		return
 	}
 	sys.out.Reset()
 	next.Nodes[a.Node] = sys.P.Step(a.Node, next.Nodes[a.Node], ev, &sys.out)
 	sys.effects(next, a.Node)
+}
+
+// applyFault carries out the fault action a on w (already a copy).
+func (sys *System[S, M]) applyFault(w *World[S, M], a Action) {
+	sys.out.Reset()
+	switch a.Kind {
+	case ActDrop:
+		w.Net = append(w.Net[:a.Slot], w.Net[a.Slot+1:]...)
+		sys.use(w, Drop)
+	case ActDup:
+		sys.insert(w, w.Net[a.Slot])
+		sys.use(w, Dup)
+	case ActCrash:
+		// The node stops: its timers go, and what was sent to it is lost.
+		w.Down |= 1 << a.Node
+		w.Timers[a.Node] = 0
+		sys.dropWhere(w, func(e *Envelope[M]) bool { return e.To == a.Node })
+		if sys.rest == nil || sys.Config.Faults.Budget[Restart] == 0 {
+			// Its state no longer matters: keep one canonical value.
+			var discard Out[M]
+			w.Nodes[a.Node] = sys.P.Init(a.Node, &discard)
+		}
+		sys.use(w, Crash)
+	case ActRestart:
+		w.Down &^= 1 << a.Node
+		if sys.rest != nil {
+			w.Nodes[a.Node] = sys.rest.Recover(a.Node, w.Nodes[a.Node], &sys.out)
+		} else {
+			w.Nodes[a.Node] = sys.P.Init(a.Node, &sys.out)
+		}
+		sys.use(w, Restart)
+		sys.effects(w, a.Node)
+	case ActPartition:
+		w.Cut = a.Group
+		sys.dropWhere(w, func(e *Envelope[M]) bool { return w.Separated(e.From, e.To) })
+		sys.use(w, Partition)
+	case ActHeal:
+		w.Cut = 0
+	default:
+		panic(fmt.Sprintf("model: unknown action kind %d", a.Kind))
+	}
+}
+
+// use counts one fault of kind k against the budget (unbounded kinds are
+// not counted, so that they add no states).
+func (sys *System[S, M]) use(w *World[S, M], k FaultKind) {
+	if sys.Config.Faults.Budget[k] != Unbounded {
+		w.Used[k]++
+	}
+}
+
+// dropWhere removes the messages in flight for which lost holds.
+func (sys *System[S, M]) dropWhere(w *World[S, M], lost func(e *Envelope[M]) bool) {
+	kept := w.Net[:0]
+	for i := range w.Net {
+		if !lost(&w.Net[i]) {
+			kept = append(kept, w.Net[i])
+		}
+	}
+	w.Net = kept
 }
 
 // LastOut returns the effects of the last Init or Apply step.
@@ -151,6 +323,9 @@ func (sys *System[S, M]) LastOut() *Out[M] { return &sys.out }
 // effects carries out sys.out for node self in w.
 func (sys *System[S, M]) effects(w *World[S, M], self NodeID) {
 	for _, s := range sys.out.sends {
+		if w.IsDown(s.to) || w.Separated(self, s.to) {
+			continue // lost: the receiver has crashed, or a partition is in the way
+		}
 		sys.insert(w, Envelope[M]{From: self, To: s.to, Msg: s.msg})
 	}
 	for _, t := range sys.out.timers {
@@ -204,6 +379,10 @@ func (sys *System[S, M]) Encode(b []byte, w *World[S, M]) []byte {
 		b = AppendUvarint(b, t)
 	}
 	b = AppendUvarint(b, w.Down)
+	if sys.Config.Faults.Any() {
+		b = append(b, w.Used[:]...)
+		b = AppendUvarint(b, w.Cut)
+	}
 	b = AppendUvarint(b, uint64(len(w.Net)))
 	for i := range w.Net {
 		e := &w.Net[i]
@@ -228,6 +407,11 @@ func (sys *System[S, M]) Decode(b []byte, w *World[S, M]) {
 		w.Timers = append(w.Timers, t)
 	}
 	w.Down, b = ReadUvarint(b)
+	w.Used, w.Cut = [numFaults]uint8{}, 0
+	if sys.Config.Faults.Any() {
+		copy(w.Used[:], b)
+		w.Cut, b = ReadUvarint(b[numFaults:])
+	}
 	var k uint64
 	k, b = ReadUvarint(b)
 	w.Net = w.Net[:0]
@@ -256,6 +440,21 @@ func (sys *System[S, M]) FormatWorld(w *World[S, M]) []string {
 			line += "  timers={" + strings.Join(ts, ",") + "}"
 		}
 		lines = append(lines, line)
+	}
+	if w.Cut != 0 {
+		all := uint64(1)<<sys.n - 1
+		lines = append(lines, "partition  "+formatGroup(w.Cut)+"|"+formatGroup(all&^w.Cut))
+	}
+	if sys.Config.Faults.Any() {
+		var used []string
+		for k, u := range w.Used {
+			if u > 0 {
+				used = append(used, fmt.Sprintf("%s=%d", FaultKind(k), u))
+			}
+		}
+		if len(used) > 0 {
+			lines = append(lines, "faults used  "+strings.Join(used, ","))
+		}
 	}
 	if len(w.Net) == 0 {
 		return append(lines, "net  (empty)")

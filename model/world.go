@@ -17,6 +17,12 @@ type World[S, M any] struct {
 	Timers []uint64 // per node, bit t set when timer t is armed
 	Down   uint64   // bit i set when node i has crashed
 	Net    []Envelope[M]
+	// Used counts the faults of each kind that have struck so far.
+	Used [numFaults]uint8
+	// Cut is the group of a partition (bit i for node i; node 0 is always
+	// in it): links between Cut and the other nodes lose every message.
+	// Zero when the network is whole.
+	Cut uint64
 }
 
 // IsDown reports whether node id has crashed and not restarted.
@@ -28,6 +34,13 @@ func (w *World[S, M]) CopyFrom(src *World[S, M]) {
 	w.Timers = append(w.Timers[:0], src.Timers...)
 	w.Down = src.Down
 	w.Net = append(w.Net[:0], src.Net...)
+	w.Used = src.Used
+	w.Cut = src.Cut
+}
+
+// Separated reports whether a partition separates nodes a and b.
+func (w *World[S, M]) Separated(a, b NodeID) bool {
+	return w.Cut != 0 && (w.Cut>>a)&1 != (w.Cut>>b)&1
 }
 
 // InFlight counts the messages in flight for which pred holds.

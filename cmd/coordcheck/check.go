@@ -20,6 +20,7 @@ type checkJSON struct {
 	Protocol string            `json:"protocol"`
 	Params   map[string]string `json:"params"`
 	Network  string            `json:"network"`
+	Faults   string            `json:"faults"`
 	Mode     string            `json:"mode"`
 	*checker.Report
 	ExitCode int `json:"exit_code"`
@@ -46,6 +47,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		params[p.Name] = fs.String(p.Name, p.Default, p.Doc)
 	}
 	network := fs.String("network", "fifo", "network semantics: fifo, unordered")
+	faults := fs.String("faults", "none", "fault budget, e.g. crash=1,restart=1,drop=1,dup=1,partition=1")
+	timers := fs.String("timers", "default", "timer semantics: default, free, perfect")
 	mode := fs.String("mode", "bfs", "search: bfs (shortest counterexample), dfs")
 	maxStates := fs.Uint64("max-states", 0, "stop after this many distinct states (0: no bound)")
 	maxDepth := fs.Int("max-depth", 0, "do not expand states deeper than this (0: no bound)")
@@ -66,9 +69,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if fs.NArg() > 0 {
 		return 0, usageError("check %s: unexpected argument %q", name, fs.Arg(0))
 	}
-	net, err := model.ParseNetwork(*network)
-	if err != nil {
+	var cfg model.Config
+	var err error
+	if cfg.Network, err = model.ParseNetwork(*network); err != nil {
 		return 0, usageError("%v", err)
+	}
+	if cfg.Faults, err = model.ParseFaults(*faults); err != nil {
+		return 0, usageError("-faults: %v", err)
+	}
+	if cfg.Timers, err = model.ParseTimerMode(*timers); err != nil {
+		return 0, usageError("-timers: %v", err)
 	}
 	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
 		Timeout: *timeout, Exhaust: *exhaust}
@@ -86,7 +96,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			given[f.Name] = f.Value.String()
 		}
 	})
-	target, values, err := entry.BuildWith(given, model.Config{Network: net})
+	target, values, err := entry.BuildWith(given, cfg)
 	if err != nil {
 		return 0, usageError("%s: %v", name, err)
 	}
@@ -114,7 +124,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	code := rep.Verdict.ExitCode()
 
 	if *out != "" && rep.Counterexample != nil {
-		f := counterexamples.FromTrace(name, values.Map(), net.String(), rep.Counterexample)
+		f := counterexamples.FromTrace(name, values.Map(), cfg, rep.Counterexample)
 		if err := writeFileAtomic(*out, f); err != nil {
 			return 0, usageError("writing %s: %v", *out, err)
 		}
@@ -122,19 +132,19 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(checkJSON{name, values.Map(), net.String(), *mode, rep, code}); err != nil {
+		if err := enc.Encode(checkJSON{name, values.Map(), cfg.Network.String(), cfg.Faults.String(), *mode, rep, code}); err != nil {
 			return 0, err
 		}
 		return code, nil
 	}
-	fmt.Fprintf(stdout, "coordcheck check %s %s  network=%s mode=%s\n", name, values, net, *mode)
+	fmt.Fprintf(stdout, "coordcheck check %s %s  network=%s faults=%s mode=%s\n", name, values, cfg.Network, cfg.Faults, *mode)
 	fmt.Fprintf(stdout, "properties: %s\n", strings.Join(rep.Properties, ", "))
 	if rep.Counterexample != nil {
 		fmt.Fprintln(stdout)
 		printTrace(stdout, rep.Counterexample)
 	}
 	fmt.Fprintln(stdout)
-	printSummary(stdout, rep)
+	printSummary(stdout, rep, *exhaust)
 	if *out != "" && rep.Counterexample != nil {
 		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
 	}
@@ -180,6 +190,10 @@ search flags:
   -mode bfs|dfs        search order; bfs finds a shortest counterexample (default bfs)
   -network fifo|unordered
                        channel semantics (default fifo: reliable, FIFO per link)
+  -faults SPEC         fault budget per execution (default none), comma-separated:
+                       crash=N[@p2+p3] restart=N drop=N|inf dup=N partition=N
+  -timers MODE         default (the protocol's assumption), free (a timer may fire
+                       at any time), perfect (only when no reply can still arrive)
   -max-states N        stop after N distinct states (0: no bound)
   -max-depth N         do not expand states deeper than N (0: no bound)
   -max-memory MB       stop when the search holds this much memory (0: no bound)

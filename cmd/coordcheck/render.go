@@ -34,12 +34,14 @@ func printTrace(w io.Writer, tr *checker.Trace) {
 	}
 }
 
-func printSummary(w io.Writer, rep *checker.Report) {
+func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 	fmt.Fprintf(w, "states %s  transitions %s  depth %d  time %.3fs  %s states/s  memory %.1f MB (%.1f B/state)\n",
 		group(rep.States), group(rep.Transitions), rep.Depth, rep.Elapsed.Seconds(),
 		group(uint64(rep.StatesPerSecond)), float64(rep.TableBytes+rep.FrontierBytes)/(1<<20), rep.BytesPerState())
 	for _, c := range rep.ViolationCounts {
-		fmt.Fprintf(w, "violating states: %s %s\n", group(c.States), c.Property)
+		if exhaust {
+			fmt.Fprintf(w, "violating states: %s %s\n", group(c.States), c.Property)
+		}
 	}
 	switch rep.Verdict {
 	case checker.Pass:

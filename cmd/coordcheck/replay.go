@@ -54,7 +54,8 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 			"recorded_property": f.Property, "reproduced": res.Reproduced, "final_matches": res.FinalMatches,
 			"trace": res.Trace, "exit_code": code})
 	}
-	fmt.Fprintf(stdout, "replay %s: %s %s network=%s, %d steps\n\n", path, f.Protocol, counterexamples.FormatParams(f.Params), f.Network, len(f.Actions))
+	cfg, _ := f.Config()
+	fmt.Fprintf(stdout, "replay %s: %s %s network=%s faults=%s, %d steps\n\n", path, f.Protocol, counterexamples.FormatParams(f.Params), cfg.Network, cfg.Faults, len(f.Actions))
 	printTrace(stdout, res.Trace)
 	fmt.Fprintln(stdout)
 	switch {

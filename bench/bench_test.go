@@ -1,0 +1,47 @@
+// Package bench measures the checker's throughput (states per second) and
+// memory (bytes per stored state) on the configurations that the SPIN
+// anchor in ../shared/bench/spin also runs, so that both can be compared on
+// the same model in the same run (see bench/spin-compare.sh).
+package bench
+
+import (
+	"testing"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols"
+)
+
+func run(b *testing.B, name string, params map[string]string, opts checker.Options) {
+	b.Helper()
+	e, ok := protocols.Lookup(name)
+	if !ok {
+		b.Skipf("protocol %s not registered", name)
+	}
+	t, _, err := e.BuildWith(params, model.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rep *checker.Report
+	for b.Loop() {
+		rep = t.Check(opts)
+	}
+	b.ReportMetric(float64(rep.States), "states")
+	b.ReportMetric(rep.StatesPerSecond, "states/s")
+	b.ReportMetric(rep.BytesPerState(), "B/state")
+	b.ReportMetric(float64(rep.Transitions), "transitions")
+}
+
+func BenchmarkRA_N3_R2(b *testing.B) {
+	run(b, "ricartagrawala", map[string]string{"n": "3", "rounds": "2"}, checker.Options{})
+}
+
+func BenchmarkRA_N4_R1(b *testing.B) {
+	run(b, "ricartagrawala", map[string]string{"n": "4", "rounds": "1"}, checker.Options{})
+}
+
+// BenchmarkRA_N4_R2 is the largest exhaustive SPIN anchor: 53,775,170
+// states. Run it with -benchtime=1x.
+func BenchmarkRA_N4_R2(b *testing.B) {
+	run(b, "ricartagrawala", map[string]string{"n": "4", "rounds": "2"}, checker.Options{})
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func runCmd(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestExitCodes(t *testing.T) {
+	cases := []struct {
+		args     []string
+		code     int
+		inStdout string
+		inStderr string
+	}{
+		{[]string{"check", "ricartagrawala", "-n", "3"}, 0, "verdict: pass", ""},
+		{[]string{"check", "-rounds", "2", "ricartagrawala"}, 0, "states 29,384", ""},
+		{[]string{"check", "nosuch"}, 2, "", `unknown protocol "nosuch" (valid: `},
+		{[]string{"check", "ricartagrawala", "-bogus", "1"}, 2, "", "valid flags: "},
+		{[]string{"check", "ricartagrawala", "-n", "x"}, 2, "", `parameter n="x": want an integer`},
+		{[]string{"check", "ricartagrawala", "-mode", "zigzag"}, 2, "", `unknown mode "zigzag"`},
+		{[]string{"check", "ricartagrawala", "-network", "carrier-pigeon"}, 2, "", `unknown network "carrier-pigeon"`},
+		{[]string{"check", "ricartagrawala", "-n", "4", "-max-states", "1000"}, 3, "bound reached (max-states 1000)", ""},
+		{[]string{"check", "ricartagrawala", "-n", "4", "-max-depth", "5"}, 3, "bound reached (max-depth 5)", ""},
+		{[]string{"check"}, 2, "", "check needs a protocol"},
+		{[]string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
+		{[]string{"replay"}, 2, "", "replay needs one counterexample file"},
+		{[]string{"replay", "/nonexistent.cex"}, 2, "", "no such file"},
+		{[]string{"list"}, 0, "ricartagrawala", ""},
+	}
+	for _, c := range cases {
+		code, out, errs := runCmd(c.args...)
+		require.Equal(t, c.code, code, "%v: stdout %s stderr %s", c.args, out, errs)
+		require.Contains(t, out, c.inStdout, "%v", c.args)
+		require.Contains(t, errs, c.inStderr, "%v", c.args)
+		if c.code == 2 {
+			require.Empty(t, out, "%v: bad usage writes nothing else", c.args)
+			require.Equal(t, 1, strings.Count(errs, "\n"), "%v: one-line error", c.args)
+		}
+	}
+}
+
+func TestJSON(t *testing.T) {
+	code, out, _ := runCmd("check", "ricartagrawala", "-n", "3", "-json")
+	require.Equal(t, 0, code)
+	var v map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	require.Equal(t, "pass", v["verdict"])
+	require.Equal(t, float64(2357), v["states"])
+	require.Equal(t, float64(0), v["exit_code"])
+}

@@ -1,0 +1,126 @@
+package centralized
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
+)
+
+func spec(n, rounds int) *checker.Spec[State, Msg] {
+	p := New(n, rounds)
+	return &checker.Spec[State, Msg]{
+		System: model.NewSystem[State, Msg](p, model.Config{}),
+		Invariants: []checker.Invariant[State, Msg]{
+			invariants.MutualExclusion[State, Msg](p),
+			{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder},
+		},
+		Deadlock: true,
+	}
+}
+
+// The state and edge counts equal SPIN's NOREDUCE counts on
+// ../shared/bench/spin/models/central.pml (SPIN's "transitions" is
+// edges+1). Every maximal run takes 5 steps per client and round (request,
+// REQ, GRANT, exit, REL), so the depth is 5·N·R.
+func TestStateCountsMatchSPIN(t *testing.T) {
+	cases := []struct {
+		n, rounds     int
+		states, edges uint64
+		long          bool
+	}{
+		{3, 2, 1238, 2748, false},
+		{4, 2, 13029, 33984, false},
+		{5, 2, 149040, 427340, true},
+		{6, 2, 1897855, 5728080, true},
+	}
+	for _, c := range cases {
+		if c.long && testing.Short() {
+			continue
+		}
+		rep := spec(c.n, c.rounds).Check(checker.Options{})
+		require.Equal(t, checker.Pass, rep.Verdict, "n=%d rounds=%d", c.n, c.rounds)
+		require.Equal(t, c.states, rep.States, "n=%d rounds=%d", c.n, c.rounds)
+		require.Equal(t, c.edges, rep.Transitions, "n=%d rounds=%d", c.n, c.rounds)
+		require.Equal(t, 5*c.n*c.rounds, rep.Depth, "n=%d rounds=%d", c.n, c.rounds)
+		t.Logf("n=%d rounds=%d: %d states, %.0f states/s", c.n, c.rounds, rep.States, rep.StatesPerSecond)
+	}
+}
+
+// Reference: seed 000, "Centralized algorithm": a request while the token
+// is out is queued in FIFO order, and a release passes the token to the
+// head of the queue.
+func TestQueueIsFIFO(t *testing.T) {
+	r, err := spec(3, 1).Replay([]string{
+		"input p1 request",
+		"deliver p1->p3 REQ",
+		"deliver p3->p1 GRANT",
+		"input p2 request",
+		"input p0 request",
+		"deliver p2->p3 REQ",
+		"deliver p0->p3 REQ",
+		"input p1 exit",
+		"deliver p1->p3 REL",
+	})
+	require.NoError(t, err)
+	steps := r.Trace.Steps
+	require.Equal(t, "HELD rounds=0", steps[2].State)
+	require.Equal(t, "COORD holder=p1 queue=[p2 p0]", steps[6].State)
+	require.Equal(t, "COORD holder=p2 queue=[p0]", steps[8].State)
+	require.Equal(t, []string{"p3->p2 GRANT"}, steps[8].Sends)
+	require.Empty(t, r.Trace.Property)
+}
+
+// A release from a client that does not hold the token violates
+// ReleaseFromHolder.
+func TestReleaseFromNonHolder(t *testing.T) {
+	p := New(2, 1)
+	w := &model.World[State, Msg]{
+		Nodes:  []State{{Phase: mutex.Released, Rounds: 1}, {Phase: mutex.Wanted}, {Holder: 1}},
+		Timers: make([]uint64, 3),
+		Net:    []model.Envelope[Msg]{{From: 0, To: 2, Msg: Msg{Release}}},
+	}
+	ok, why := p.ReleaseFromHolder(w)
+	require.False(t, ok)
+	require.Equal(t, "p0 sends REL but the coordinator's holder is p1", why)
+	w.Nodes[2].Holder = 0
+	ok, _ = p.ReleaseFromHolder(w)
+	require.True(t, ok)
+}
+
+// Encodings round-trip exactly, and different values encode differently.
+func TestCodecRoundTrip(t *testing.T) {
+	p := New(4, 2)
+	states := []State{
+		{},
+		{Phase: mutex.Wanted, Rounds: 1},
+		{Phase: mutex.Held, Rounds: 1},
+		{Holder: Nobody},
+		{Holder: 2},
+		{Holder: 2, Queue: Queue("").Push(3).Push(0)},
+		{Holder: 2, Queue: Queue("").Push(0).Push(3)},
+	}
+	seen := map[string]int{}
+	for i, s := range states {
+		b := p.AppendState([]byte{7}, s)
+		got, rest := p.ReadState(b[1:])
+		require.Equal(t, s, got)
+		require.Empty(t, rest)
+		_, dup := seen[string(b)]
+		require.False(t, dup, "state %d encodes like state %d", i, seen[string(b)])
+		seen[string(b)] = i
+	}
+	texts := map[string]bool{}
+	for _, m := range []Msg{{Request}, {Grant}, {Release}} {
+		b := p.AppendMsg(nil, m)
+		got, rest := p.ReadMsg(b)
+		require.Equal(t, m, got)
+		require.Empty(t, rest)
+		texts[p.FormatMsg(m)] = true
+	}
+	require.Len(t, texts, 3)
+}

@@ -1,0 +1,285 @@
+// Package maekawa is Maekawa's quorum-based mutual exclusion in its
+// original form (seed 000, "Maekawa algorithm"; seed 001, with the 7-node
+// projective-plane sets): REQUEST, GRANT (a vote) and RELEASE only, with no
+// FAILED, INQUIRE or YIELD. Every process is a requester and a voter. A
+// requester asks every member of its voting set V_i and enters the
+// critical section once all |V_i| have voted for it; a voter gives one vote
+// at a time and queues the other requests until the vote comes back.
+// Safety rests on the sets intersecting pairwise (see CheckSets); liveness
+// fails, since votes can be given in a cycle (seed 000's deadlock example).
+//
+// As in the SPIN anchor model (bench/spin/models/maekawa.pml), which this
+// package mirrors state for state:
+//   - a requester sends its request to every member of V_i, itself
+//     included, through its own self link; the notes' "V_i - {p_i}" and
+//     "K-1 replies" is the same algorithm with the self-vote short-cut;
+//   - requests carry timestamps: a request takes clock+1, and receiving
+//     one sets clock to max(clock, T) (the "highest sequence number" rule,
+//     which keeps clocks bounded by N·rounds);
+//   - a voter grants its queued requests in (timestamp, id) order, and
+//     stores its queue canonically as one timestamp per process (0: not
+//     queued), so the queue's representation adds no states;
+//   - entering is an input of its own, enabled once all votes are in.
+package maekawa
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
+)
+
+// Protocol is Maekawa's algorithm among N processes with voting sets Sets
+// (Sets[i] is V_i), each process entering the critical section at most
+// Rounds times.
+type Protocol struct {
+	N      int
+	Rounds int
+	Sets   []Set
+}
+
+// New returns Maekawa's algorithm for n processes, the given rounds and
+// voting sets; sets that break CheckSets' rules are refused.
+func New(n, rounds int, sets []Set) (*Protocol, error) {
+	if err := CheckSets(n, sets); err != nil {
+		return nil, err
+	}
+	return &Protocol{N: n, Rounds: rounds, Sets: sets}, nil
+}
+
+// Nobody is a voter's Voted while it has not voted.
+const Nobody model.NodeID = model.MaxNodes
+
+// State is one process's state: its requester part, then its voter part.
+type State struct {
+	Phase  mutex.Phase // RELEASED, WANTED or HELD
+	Clock  uint32      // highest timestamp seen
+	TS     uint32      // timestamp of the pending request (0 when none)
+	Grants uint8       // votes received for it
+	Rounds uint8       // critical sections completed
+
+	Voted model.NodeID // the process this voter voted for, or Nobody
+	// Queued[j] is the timestamp of p_j's queued request, 0 when p_j has
+	// none queued here. Entries from N on stay 0.
+	Queued [model.MaxNodes]uint32
+}
+
+// Kind is a message type.
+type Kind uint8
+
+// The messages.
+const (
+	Request Kind = iota // REQ(T): a request with timestamp T
+	Grant               // GRANT: a vote
+	Release             // REL: the vote comes back
+)
+
+// Msg is a message; only a request carries a timestamp.
+type Msg struct {
+	Kind Kind
+	TS   uint32
+}
+
+// Nodes is N.
+func (p *Protocol) Nodes() int { return p.N }
+
+// Init: state := RELEASED; voted := FALSE.
+func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{Voted: Nobody} }
+
+// Inputs offers request when released with rounds left, enter once every
+// member of V_i has voted, and exit when in the critical section.
+func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
+	switch {
+	case s.Phase == mutex.Released && int(s.Rounds) < p.Rounds:
+		dst = append(dst, mutex.Request)
+	case s.Phase == mutex.Wanted && int(s.Grants) == p.Sets[self].Len():
+		dst = append(dst, mutex.Enter)
+	case s.Phase == mutex.Held:
+		dst = append(dst, mutex.Exit)
+	}
+	return dst
+}
+
+// Step is the pseudocode of seed 000.
+func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
+	switch ev.Kind {
+	case model.Environment:
+		switch ev.Input {
+		case mutex.Request:
+			// For p_i to enter: state := WANTED; multicast request to all
+			// processes in V_i (itself included).
+			s.Phase = mutex.Wanted
+			s.Clock++
+			s.TS = s.Clock
+			for _, j := range p.Sets[self].Members() {
+				out.Send(j, Msg{Request, s.TS})
+			}
+		case mutex.Enter:
+			// Wait until number of replies = |V_i|; state := HELD.
+			s.Phase = mutex.Held
+		case mutex.Exit:
+			// For p_i to exit: state := RELEASED; multicast release to all
+			// processes in V_i (itself included).
+			s.Phase = mutex.Released
+			s.TS, s.Grants = 0, 0
+			s.Rounds++
+			for _, j := range p.Sets[self].Members() {
+				out.Send(j, Msg{Kind: Release})
+			}
+		}
+	case model.Receive:
+		switch ev.Msg.Kind {
+		case Request:
+			// On receipt of a request from p_i at p_j: if state = HELD or
+			// voted = TRUE, queue the request without replying; else send
+			// a reply to p_i and voted := TRUE. (A HELD voter has voted,
+			// for itself: p_j ∈ V_j.)
+			s.Clock = max(s.Clock, ev.Msg.TS)
+			if s.Voted == Nobody {
+				s.Voted = ev.From
+				out.Send(ev.From, Msg{Kind: Grant})
+			} else {
+				s.Queued[ev.From] = ev.Msg.TS
+			}
+		case Release:
+			// On receipt of a release from p_i at p_j: if the queue is not
+			// empty, remove its head p_k, the oldest request, send a reply
+			// to p_k and voted := TRUE; else voted := FALSE.
+			// (ReleaseFromHolder checks that p_i is the one voted for.)
+			if k, ok := p.oldest(&s); ok {
+				s.Voted = k
+				s.Queued[k] = 0
+				out.Send(k, Msg{Kind: Grant})
+			} else {
+				s.Voted = Nobody
+			}
+		case Grant:
+			s.Grants++
+		}
+	}
+	return s
+}
+
+// oldest returns the queued request with the smallest (timestamp, id).
+func (p *Protocol) oldest(s *State) (model.NodeID, bool) {
+	best := -1
+	for k := range p.N {
+		if s.Queued[k] != 0 && (best < 0 || s.Queued[k] < s.Queued[best]) {
+			best = k
+		}
+	}
+	return model.NodeID(best), best >= 0
+}
+
+// InCS: the process holds the critical section.
+func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
+
+// Waiting: the process wants the critical section.
+func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
+
+// ReleaseFromHolderName is the name of the ReleaseFromHolder property.
+const ReleaseFromHolderName = "release-from-holder"
+
+// ReleaseFromHolder is the SPIN model's assertion on every release, made an
+// invariant of the world: every REL in flight to a voter comes from the
+// process the voter voted for. It has the signature of an invariant's Holds
+// function (package checker).
+func (p *Protocol) ReleaseFromHolder(w *model.World[State, Msg]) (bool, string) {
+	for _, e := range w.Net {
+		if e.Msg.Kind == Release && w.Nodes[e.To].Voted != e.From {
+			return false, fmt.Sprintf("%s sends REL to %s, which voted for %s", e.From, e.To, formatVoted(w.Nodes[e.To].Voted))
+		}
+	}
+	return true, ""
+}
+
+// AppendState encodes s canonically.
+func (p *Protocol) AppendState(b []byte, s State) []byte {
+	b = append(b, byte(s.Phase), s.Grants, s.Rounds, byte(s.Voted))
+	b = model.AppendUvarint(b, uint64(s.Clock))
+	b = model.AppendUvarint(b, uint64(s.TS))
+	for _, t := range s.Queued[:p.N] {
+		b = model.AppendUvarint(b, uint64(t))
+	}
+	return b
+}
+
+// ReadState decodes a state written by AppendState.
+func (p *Protocol) ReadState(b []byte) (State, []byte) {
+	s := State{Phase: mutex.Phase(b[0]), Grants: b[1], Rounds: b[2], Voted: model.NodeID(b[3])}
+	var v uint64
+	v, b = model.ReadUvarint(b[4:])
+	s.Clock = uint32(v)
+	v, b = model.ReadUvarint(b)
+	s.TS = uint32(v)
+	for k := range p.N {
+		v, b = model.ReadUvarint(b)
+		s.Queued[k] = uint32(v)
+	}
+	return s, b
+}
+
+// AppendMsg encodes m canonically.
+func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
+	return model.AppendUvarint(append(b, byte(m.Kind)), uint64(m.TS))
+}
+
+// ReadMsg decodes a message written by AppendMsg.
+func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
+	m := Msg{Kind: Kind(b[0])}
+	v, b := model.ReadUvarint(b[1:])
+	m.TS = uint32(v)
+	return m, b
+}
+
+// FormatMsg: "REQ(ts=3)", "GRANT" or "REL".
+func (p *Protocol) FormatMsg(m Msg) string {
+	switch m.Kind {
+	case Request:
+		return fmt.Sprintf("REQ(ts=%d)", m.TS)
+	case Grant:
+		return "GRANT"
+	case Release:
+		return "REL"
+	}
+	return fmt.Sprintf("MSG(%d,%d)", m.Kind, m.TS)
+}
+
+// FormatState: "WANTED clock=2 ts=2 grants=1/3 rounds=0 voted=p1
+// queue=[(1,p0) (2,p2)]", the queue in the order it will be served.
+func (p *Protocol) FormatState(self model.NodeID, s State) string {
+	str := fmt.Sprintf("%s clock=%d", s.Phase, s.Clock)
+	if s.Phase != mutex.Released {
+		str += fmt.Sprintf(" ts=%d grants=%d/%d", s.TS, s.Grants, p.Sets[self].Len())
+	}
+	str += fmt.Sprintf(" rounds=%d voted=%s", s.Rounds, formatVoted(s.Voted))
+	if q := p.queue(s); len(q) > 0 {
+		var es []string
+		for _, k := range q {
+			es = append(es, fmt.Sprintf("(%d,%s)", s.Queued[k], k))
+		}
+		str += " queue=[" + strings.Join(es, " ") + "]"
+	}
+	return str
+}
+
+// queue lists the processes queued at voter s in (timestamp, id) order.
+func (p *Protocol) queue(s State) []model.NodeID {
+	var q []model.NodeID
+	for {
+		k, ok := p.oldest(&s)
+		if !ok {
+			return q
+		}
+		q = append(q, k)
+		s.Queued[k] = 0
+	}
+}
+
+func formatVoted(v model.NodeID) string {
+	if v == Nobody {
+		return "none"
+	}
+	return v.String()
+}

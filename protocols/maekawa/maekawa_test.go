@@ -1,0 +1,157 @@
+package maekawa
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
+)
+
+func spec(t *testing.T, n, rounds int, sets string) *checker.Spec[State, Msg] {
+	t.Helper()
+	vs, err := ParseSets(sets, n)
+	require.NoError(t, err)
+	p, err := New(n, rounds, vs)
+	require.NoError(t, err)
+	return &checker.Spec[State, Msg]{
+		System: model.NewSystem[State, Msg](p, model.Config{}),
+		Invariants: []checker.Invariant[State, Msg]{
+			invariants.MutualExclusion[State, Msg](p),
+			{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder},
+		},
+		Deadlock: true,
+	}
+}
+
+// The whole state space (Exhaust, like pan -c0) has SPIN's NOREDUCE counts
+// on ../shared/bench/spin/models/maekawa.pml (SPIN's "transitions" is
+// edges+1) and as many deadlocked states ("invalid end states"); mutual
+// exclusion and the release assertion hold in all of it.
+func TestStateCountsMatchSPIN(t *testing.T) {
+	cases := []struct {
+		n             int
+		sets          string
+		states, edges uint64
+		deadlocks     uint64
+		long          bool
+	}{
+		{3, "all", 61007, 239216, 171, false},
+		{4, "grid", 2272135, 11833406, 939, true},
+	}
+	for _, c := range cases {
+		if c.long && testing.Short() {
+			continue
+		}
+		rep := spec(t, c.n, 1, c.sets).Check(checker.Options{Exhaust: true})
+		require.Equal(t, checker.Violated, rep.Verdict, "n=%d sets=%s", c.n, c.sets)
+		require.Equal(t, c.states, rep.States, "n=%d sets=%s", c.n, c.sets)
+		require.Equal(t, c.edges, rep.Transitions, "n=%d sets=%s", c.n, c.sets)
+		require.Equal(t, []checker.PropertyCount{{Property: checker.DeadlockProperty, States: c.deadlocks}},
+			rep.ViolationCounts, "n=%d sets=%s", c.n, c.sets)
+		t.Logf("n=%d sets=%s: %d states in %s, %.0f states/s", c.n, c.sets, rep.States, rep.Elapsed, rep.StatesPerSecond)
+	}
+}
+
+// The shortest deadlock (BFS) takes 5N steps, as SPIN's BFS trails: N
+// requests, 3N REQ receipts and N GRANT receipts (bench/spin README 3.3).
+// Every process requests, every voter first serves its own process, and
+// all other requests are queued.
+func TestShortestDeadlock(t *testing.T) {
+	cases := []struct {
+		n     int
+		sets  string
+		steps int
+		why   string
+		long  bool
+	}{
+		{3, "all", 15, "circular wait: " +
+			"p0 waits for p1 (p1 voted for p1) and p2 (p2 voted for p2), " +
+			"p1 waits for p0 (p0 voted for p0) and p2 (p2 voted for p2), " +
+			"p2 waits for p0 (p0 voted for p0) and p1 (p1 voted for p1); " +
+			"cycle p0 -> p1 -> p0", false},
+		{4, "grid", 20, "", true},
+	}
+	for _, c := range cases {
+		if c.long && testing.Short() {
+			continue
+		}
+		rep := spec(t, c.n, 1, c.sets).Check(checker.Options{})
+		require.Equal(t, checker.Violated, rep.Verdict)
+		ce := rep.Counterexample
+		require.Equal(t, checker.DeadlockProperty, ce.Property)
+		require.Len(t, ce.Steps, c.steps, "n=%d sets=%s", c.n, c.sets)
+		if c.why != "" {
+			require.Equal(t, c.why, ce.Detail)
+		}
+		t.Logf("n=%d sets=%s: %s", c.n, c.sets, ce.Detail)
+	}
+}
+
+// Seed 001's deadlock example: S0={0,1}, S1={1,2}, S2={0,2}; each process
+// votes for itself first, so p0 waits for p1, p1 for p2 and p2 for p0.
+func TestSeed001Deadlock(t *testing.T) {
+	rep := spec(t, 3, 1, "0,1;1,2;0,2").Check(checker.Options{})
+	require.Equal(t, checker.Violated, rep.Verdict)
+	require.Equal(t, "circular wait: "+
+		"p0 waits for p1 (p1 voted for p1), "+
+		"p1 waits for p2 (p2 voted for p2), "+
+		"p2 waits for p0 (p0 voted for p0); "+
+		"cycle p0 -> p1 -> p2 -> p0", rep.Counterexample.Detail)
+	require.Len(t, rep.Counterexample.Steps, 12)
+}
+
+// Reference: seed 000, "On receipt of a release": the voter passes its
+// vote to the queued request with the smallest (timestamp, id).
+func TestReleaseGrantsOldestRequest(t *testing.T) {
+	r, err := spec(t, 3, 1, "all").Replay([]string{
+		"input p0 request",
+		"deliver p0->p0 REQ(ts=1)",
+		"input p2 request",
+		"input p1 request",
+		"deliver p2->p0 REQ(ts=1)",
+		"deliver p1->p0 REQ(ts=1)",
+		"deliver p0->p0 GRANT",
+		"deliver p0->p1 REQ(ts=1)",
+		"deliver p1->p1 GRANT",
+	})
+	require.NoError(t, err)
+	steps := r.Trace.Steps
+	require.Equal(t, "WANTED clock=1 ts=1 grants=1/3 rounds=0 voted=p0 queue=[(1,p1) (1,p2)]", steps[6].State)
+}
+
+// Encodings round-trip exactly, and different values encode differently.
+func TestCodecRoundTrip(t *testing.T) {
+	p, err := New(4, 2, AllSets(4))
+	require.NoError(t, err)
+	var queued State
+	queued.Queued[1], queued.Queued[3] = 2, 200
+	states := []State{
+		{Voted: Nobody},
+		{Phase: mutex.Wanted, Clock: 3, TS: 3, Grants: 2, Voted: 1},
+		{Phase: mutex.Held, Clock: 300, TS: 129, Grants: 4, Rounds: 1, Voted: 0},
+		queued,
+	}
+	seen := map[string]int{}
+	for i, s := range states {
+		b := p.AppendState([]byte{7}, s)
+		got, rest := p.ReadState(b[1:])
+		require.Equal(t, s, got)
+		require.Empty(t, rest)
+		_, dup := seen[string(b)]
+		require.False(t, dup, "state %d encodes like state %d", i, seen[string(b)])
+		seen[string(b)] = i
+	}
+	texts := map[string]bool{}
+	for _, m := range []Msg{{Request, 1}, {Request, 300}, {Kind: Grant}, {Kind: Release}} {
+		b := p.AppendMsg(nil, m)
+		got, rest := p.ReadMsg(b)
+		require.Equal(t, m, got)
+		require.Empty(t, rest)
+		texts[p.FormatMsg(m)] = true
+	}
+	require.Len(t, texts, 4)
+}
