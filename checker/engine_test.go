@@ -1,0 +1,138 @@
+package checker_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/model"
+	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
+)
+
+func raSpec(n, rounds int, cfg model.Config) *checker.Spec[ra.State, ra.Msg] {
+	p := ra.New(n, rounds)
+	return &checker.Spec[ra.State, ra.Msg]{
+		System:     model.NewSystem[ra.State, ra.Msg](p, cfg),
+		Invariants: []checker.Invariant[ra.State, ra.Msg]{invariants.MutualExclusion[ra.State, ra.Msg](p)},
+		Deadlock:   true,
+	}
+}
+
+// BFS and DFS explore the same space: same states, same transitions.
+func TestBFSAndDFSAgree(t *testing.T) {
+	sp := raSpec(3, 2, model.Config{})
+	bfs := sp.Check(checker.Options{Strategy: checker.BFS})
+	dfs := sp.Check(checker.Options{Strategy: checker.DFS})
+	require.Equal(t, checker.Pass, bfs.Verdict)
+	require.Equal(t, checker.Pass, dfs.Verdict)
+	require.Equal(t, bfs.States, dfs.States)
+	require.Equal(t, bfs.Transitions, dfs.Transitions)
+	require.Equal(t, uint64(29384), bfs.States)
+}
+
+// A bound reached first is never a pass, and names the bound.
+func TestBoundsAreInconclusive(t *testing.T) {
+	sp := raSpec(3, 2, model.Config{})
+	r := sp.Check(checker.Options{MaxStates: 100})
+	require.Equal(t, checker.Inconclusive, r.Verdict)
+	require.Equal(t, "max-states 100", r.Bound)
+	r = sp.Check(checker.Options{MaxDepth: 10})
+	require.Equal(t, checker.Inconclusive, r.Verdict)
+	require.Equal(t, "max-depth 10", r.Bound)
+	require.Equal(t, 10, r.Depth)
+	stop := make(chan struct{})
+	close(stop)
+	r = raSpec(4, 1, model.Config{}).Check(checker.Options{Stop: stop})
+	require.Equal(t, checker.Inconclusive, r.Verdict)
+	require.Equal(t, "interrupted", r.Bound)
+	// A depth bound at or beyond the space's depth is no bound.
+	r = sp.Check(checker.Options{MaxDepth: 42})
+	require.Equal(t, checker.Pass, r.Verdict)
+}
+
+// Each fault kind changes the verdict of Ricart-Agrawala in its own way;
+// the shortest counterexamples are pinned.
+func TestFaults(t *testing.T) {
+	cases := []struct {
+		faults   string
+		network  model.Network
+		verdict  checker.Verdict
+		property string
+		steps    int
+		states   uint64
+	}{
+		// A crashed process never replies: the others wait forever.
+		{"crash=1", model.FIFO, checker.Violated, checker.DeadlockProperty, 6, 0},
+		// A lost request or reply also leaves its sender waiting.
+		{"drop=1", model.FIFO, checker.Violated, checker.DeadlockProperty, 0, 0},
+		// A duplicated reply is counted twice: a process enters too early.
+		{"dup=1", model.FIFO, checker.Violated, invariants.MutualExclusionName, 0, 0},
+		// A restart from the initial state forgets the deferred replies.
+		{"crash=1,restart=1", model.FIFO, checker.Violated, checker.DeadlockProperty, 0, 0},
+		// A partition loses messages across it.
+		{"partition=1", model.FIFO, checker.Violated, checker.DeadlockProperty, 0, 0},
+		// Reordering alone does not break Ricart-Agrawala.
+		{"none", model.Unordered, checker.Pass, "", 0, 3237},
+	}
+	for _, c := range cases {
+		f, err := model.ParseFaults(c.faults)
+		require.NoError(t, err)
+		r := raSpec(3, 1, model.Config{Network: c.network, Faults: f}).Check(checker.Options{})
+		require.Equal(t, c.verdict, r.Verdict, c.faults)
+		if c.verdict == checker.Violated {
+			require.Equal(t, c.property, r.Counterexample.Property, c.faults)
+			if c.steps > 0 {
+				require.Len(t, r.Counterexample.Steps, c.steps, c.faults)
+			}
+			kind := c.faults[:len(c.faults)-2]
+			if i := len("crash=1,"); len(c.faults) > i && c.faults[:i] == "crash=1," {
+				kind = "crash"
+			}
+			found := false
+			for _, s := range r.Counterexample.Steps {
+				found = found || len(s.Action) >= len(kind) && s.Action[:len(kind)] == kind
+			}
+			require.True(t, found, "%s: the counterexample uses the fault: %v", c.faults, r.Counterexample.Steps)
+		}
+		if c.states > 0 {
+			require.Equal(t, c.states, r.States, c.faults)
+		}
+	}
+}
+
+// Same input, same output: two checks give identical counts and traces.
+func TestDeterminism(t *testing.T) {
+	f, err := model.ParseFaults("crash=1,dup=1")
+	require.NoError(t, err)
+	for _, strat := range []checker.Strategy{checker.BFS, checker.DFS} {
+		a := raSpec(3, 1, model.Config{Faults: f}).Check(checker.Options{Strategy: strat, Exhaust: true})
+		b := raSpec(3, 1, model.Config{Faults: f}).Check(checker.Options{Strategy: strat, Exhaust: true})
+		require.Equal(t, a.States, b.States)
+		require.Equal(t, a.Transitions, b.Transitions)
+		require.Equal(t, a.ViolationCounts, b.ViolationCounts)
+		require.Equal(t, a.Counterexample, b.Counterexample)
+	}
+}
+
+// Replay by value reproduces a counterexample, and says which step no
+// longer applies.
+func TestReplay(t *testing.T) {
+	f, _ := model.ParseFaults("crash=1")
+	sp := raSpec(3, 1, model.Config{Faults: f})
+	r := sp.Check(checker.Options{})
+	var lines []string
+	for _, s := range r.Counterexample.Steps {
+		lines = append(lines, s.Action)
+	}
+	rp, err := sp.Replay(lines)
+	require.NoError(t, err)
+	require.Equal(t, r.Counterexample, rp.Trace)
+
+	lines[2] = "deliver p2->p0 REQ(ts=7)"
+	_, err = sp.Replay(lines)
+	var se *checker.StepError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, 3, se.Step)
+}
