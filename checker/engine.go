@@ -16,14 +16,25 @@ const (
 	BFS Strategy = iota
 	// DFS explores depth first; its frontier is usually smaller.
 	DFS
+	// Random runs random walks from a seed.
+	Random
+	// Swarm runs random walks whose biases vary from walk to walk.
+	Swarm
 )
 
+var strategyNames = [...]string{BFS: "bfs", DFS: "dfs", Random: "random", Swarm: "swarm"}
+
 // String is the strategy's name on the command line.
-func (s Strategy) String() string {
-	if s == DFS {
-		return "dfs"
+func (s Strategy) String() string { return strategyNames[s] }
+
+// ParseStrategy reads a strategy name.
+func ParseStrategy(name string) (Strategy, error) {
+	for i, n := range strategyNames {
+		if n == name {
+			return Strategy(i), nil
+		}
 	}
-	return "bfs"
+	return 0, fmt.Errorf("unknown mode %q (valid: bfs, dfs, random, swarm)", name)
 }
 
 // Options bound and steer a check. The zero value is an unbounded BFS that
@@ -46,6 +57,13 @@ type Options struct {
 	// Stop, when closed, ends the search early (Ctrl-C); the verdict is
 	// then Inconclusive with bound "interrupted".
 	Stop <-chan struct{}
+
+	// Random and swarm search: Seed seeds every walk's stream, Walks is
+	// the number of walks (default DefaultWalks), MaxDepth bounds each walk
+	// (default DefaultWalkDepth), and Walk, when set, runs only that walk.
+	Seed  uint64
+	Walks int
+	Walk  *int
 }
 
 // Progress is a snapshot of a running search.
@@ -53,11 +71,15 @@ type Progress struct {
 	States, Transitions uint64
 	Depth               int
 	Frontier            int
+	Walks               uint64
 	Elapsed             time.Duration
 }
 
 // Check explores the state space of sp under opts and reports the verdict.
 func (sp *Spec[S, M]) Check(opts Options) *Report {
+	if opts.Strategy == Random || opts.Strategy == Swarm {
+		return sp.walk(opts)
+	}
 	sys := sp.System.Clone()
 	start := time.Now()
 	rep := &Report{Properties: sp.PropertyNames()}

@@ -67,6 +67,15 @@ type Report struct {
 	ViolationCounts []PropertyCount `json:"violation_counts,omitempty"`
 	// Counterexample is the first violation found (a shortest one for BFS).
 	Counterexample *Trace `json:"counterexample,omitempty"`
+
+	// Random and swarm search: the seed, the walks run, the steps per
+	// second, the index of the walk that failed (-1 when none) and the
+	// length of its trace before shrinking.
+	Seed           uint64  `json:"seed,omitempty"`
+	Walks          uint64  `json:"walks,omitempty"`
+	StepsPerSecond float64 `json:"steps_per_second,omitempty"`
+	FailingWalk    *int    `json:"failing_walk,omitempty"`
+	ShrunkFrom     int     `json:"shrunk_from,omitempty"`
 }
 
 // PropertyCount is the number of violating states of one property.

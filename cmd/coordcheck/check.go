@@ -49,7 +49,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	network := fs.String("network", "fifo", "network semantics: fifo, unordered")
 	faults := fs.String("faults", "none", "fault budget, e.g. crash=1,restart=1,drop=1,dup=1,partition=1")
 	timers := fs.String("timers", "default", "timer semantics: default, free, perfect")
-	mode := fs.String("mode", "bfs", "search: bfs (shortest counterexample), dfs")
+	mode := fs.String("mode", "bfs", "search: bfs (shortest counterexample), dfs, random, swarm")
+	seed := fs.Uint64("seed", 1, "random and swarm: the seed of every walk's stream")
+	walks := fs.Int("walks", checker.DefaultWalks, "random and swarm: the number of walks")
+	walk := fs.Int("walk", -1, "random and swarm: run only this walk (to replay it)")
 	maxStates := fs.Uint64("max-states", 0, "stop after this many distinct states (0: no bound)")
 	maxDepth := fs.Int("max-depth", 0, "do not expand states deeper than this (0: no bound)")
 	maxMem := fs.Uint64("max-memory", 0, "stop when the search holds this many MB (0: no bound)")
@@ -82,13 +85,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
 		Timeout: *timeout, Exhaust: *exhaust}
-	switch *mode {
-	case "bfs":
-		opts.Strategy = checker.BFS
-	case "dfs":
-		opts.Strategy = checker.DFS
-	default:
-		return 0, usageError("unknown mode %q (valid: bfs, dfs)", *mode)
+	if opts.Strategy, err = checker.ParseStrategy(*mode); err != nil {
+		return 0, usageError("%v", err)
+	}
+	opts.Seed, opts.Walks = *seed, *walks
+	if *walk >= 0 {
+		opts.Walk = walk
+	}
+	if *walks < 1 {
+		return 0, usageError("-walks %d: want at least 1", *walks)
 	}
 	given := map[string]string{}
 	fs.Visit(func(f *flag.Flag) {
@@ -145,10 +150,39 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	fmt.Fprintln(stdout)
 	printSummary(stdout, rep, *exhaust)
+	if rep.FailingWalk != nil {
+		depth := ""
+		if *maxDepth > 0 {
+			depth = fmt.Sprintf(" -max-depth %d", *maxDepth)
+		}
+		fmt.Fprintf(stdout, "failing walk %d: %d steps, shrunk to %d; replay it with:\n  coordcheck check %s%s -mode %s -seed %d -walk %d%s\n",
+			*rep.FailingWalk, rep.ShrunkFrom, len(rep.Counterexample.Steps), name, flagsOf(values, entry, cfg), *mode, *seed, *rep.FailingWalk, depth)
+	}
 	if *out != "" && rep.Counterexample != nil {
 		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
 	}
 	return code, nil
+}
+
+// flagsOf renders the protocol parameters that differ from their defaults
+// and the system configuration as command-line flags.
+func flagsOf(v protocols.Values, e protocols.Entry, cfg model.Config) string {
+	var b strings.Builder
+	for _, p := range e.Params {
+		if x := v.Get(p.Name); x != p.Default {
+			fmt.Fprintf(&b, " -%s %s", p.Name, x)
+		}
+	}
+	if cfg.Network != model.FIFO {
+		fmt.Fprintf(&b, " -network %s", cfg.Network)
+	}
+	if cfg.Faults.Any() {
+		fmt.Fprintf(&b, " -faults %s", cfg.Faults)
+	}
+	if cfg.Timers != model.TimersDefault {
+		fmt.Fprintf(&b, " -timers %s", cfg.Timers)
+	}
+	return b.String()
 }
 
 // splitProtocol finds the protocol name: the first argument, or else a
@@ -187,7 +221,10 @@ func printCheckHelp(w io.Writer, e protocols.Entry) {
 	}
 	fmt.Fprint(w, `
 search flags:
-  -mode bfs|dfs        search order; bfs finds a shortest counterexample (default bfs)
+  -mode MODE           bfs (default; finds a shortest counterexample), dfs,
+                       random (random walks), swarm (walks with varied biases)
+  -seed S -walks N     random and swarm: seed and number of walks (default 1, 10000)
+  -walk K              random and swarm: run only walk K (replays a failing walk)
   -network fifo|unordered
                        channel semantics (default fifo: reliable, FIFO per link)
   -faults SPEC         fault budget per execution (default none), comma-separated:
@@ -195,7 +232,8 @@ search flags:
   -timers MODE         default (the protocol's assumption), free (a timer may fire
                        at any time), perfect (only when no reply can still arrive)
   -max-states N        stop after N distinct states (0: no bound)
-  -max-depth N         do not expand states deeper than N (0: no bound)
+  -max-depth N         do not expand states deeper than N (0: no bound;
+                       random and swarm: the length of each walk, default 200)
   -max-memory MB       stop when the search holds this much memory (0: no bound)
   -timeout D           stop after D, e.g. 30s or 5m (0: no bound)
   -exhaust             keep going after a violation; count every violating state

@@ -35,9 +35,15 @@ func printTrace(w io.Writer, tr *checker.Trace) {
 }
 
 func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
-	fmt.Fprintf(w, "states %s  transitions %s  depth %d  time %.3fs  %s states/s  memory %.1f MB (%.1f B/state)\n",
-		group(rep.States), group(rep.Transitions), rep.Depth, rep.Elapsed.Seconds(),
-		group(uint64(rep.StatesPerSecond)), float64(rep.TableBytes+rep.FrontierBytes)/(1<<20), rep.BytesPerState())
+	if rep.Walks > 0 {
+		fmt.Fprintf(w, "walks %s  steps %s  %s steps/s  distinct states seen %s  max depth %d  time %.3fs  seed %d\n",
+			group(rep.Walks), group(rep.Transitions), group(uint64(rep.StepsPerSecond)), group(rep.States),
+			rep.Depth, rep.Elapsed.Seconds(), rep.Seed)
+	} else {
+		fmt.Fprintf(w, "states %s  transitions %s  depth %d  time %.3fs  %s states/s  memory %.1f MB (%.1f B/state)\n",
+			group(rep.States), group(rep.Transitions), rep.Depth, rep.Elapsed.Seconds(),
+			group(uint64(rep.StatesPerSecond)), float64(rep.TableBytes+rep.FrontierBytes)/(1<<20), rep.BytesPerState())
+	}
 	for _, c := range rep.ViolationCounts {
 		if exhaust {
 			fmt.Fprintf(w, "violating states: %s %s\n", group(c.States), c.Property)
@@ -49,6 +55,10 @@ func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 	case checker.Violated:
 		fmt.Fprintf(w, "verdict: violated: %s\n", rep.Counterexample.Property)
 	case checker.Inconclusive:
+		if rep.Walks > 0 {
+			fmt.Fprintf(w, "verdict: inconclusive: no violation in %s (random search proves nothing)\n", rep.Bound)
+			break
+		}
 		fmt.Fprintf(w, "verdict: inconclusive: bound reached (%s) after %s states; no violation found so far\n", rep.Bound, group(rep.States))
 	}
 }

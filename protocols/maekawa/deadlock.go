@@ -11,41 +11,50 @@ import (
 // ExplainDeadlock says why the deadlocked world w is stuck (seed 000,
 // "possible to construct cyclic wait graph"): for every waiting process,
 // in id order, the voters of its set whose vote it lacks and whom each of
-// them voted for; then a cycle of the wait-for graph, found by starting at
-// the lowest waiting process and following, from each process, the holder
-// of the first vote it lacks. With the channels empty, as in every
-// deadlock, p_i has the vote of p_v exactly when p_v voted for p_i.
+// them voted for; then a cycle of the wait-for graph (p -> q when a vote p
+// lacks is held by q), found by following from each process the holder of
+// the first vote it lacks, starting from the lowest waiting process that
+// leads into a cycle. With the channels empty, as in every deadlock, p has
+// the vote of v exactly when v voted for p; GRANTs lost to faults are
+// reported as such.
 func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
-	next := make([]model.NodeID, p.N) // the process p_i waits on first
+	next := make([]model.NodeID, p.N) // the holder of the first vote p_i lacks
 	var waits []string
-	start := Nobody
 	for i := range p.N {
 		self := model.NodeID(i)
 		next[i] = Nobody
-		if w.Nodes[i].Phase != mutex.Wanted {
+		if w.IsDown(self) || w.Nodes[i].Phase != mutex.Wanted {
 			continue
 		}
 		var lacks []string
+		votes := 0 // voters that voted for p_i
 		for _, v := range p.Sets[i].Members() {
 			holder := w.Nodes[v].Voted
-			if holder == self {
-				continue
+			switch {
+			case w.IsDown(v):
+				lacks = append(lacks, fmt.Sprintf("%s (down)", v))
+			case holder == self:
+				votes++
+			case holder == Nobody:
+				lacks = append(lacks, fmt.Sprintf("%s (%s has not voted)", v, v))
+			default:
+				lacks = append(lacks, fmt.Sprintf("%s (%s voted for %s)", v, v, holder))
+				if next[i] == Nobody {
+					next[i] = holder
+				}
 			}
-			lacks = append(lacks, fmt.Sprintf("%s (%s voted for %s)", v, v, formatVoted(holder)))
-			if next[i] == Nobody {
-				next[i] = holder
-			}
 		}
-		if len(lacks) == 0 {
-			continue
+		if lost := votes - int(w.Nodes[i].Grants); lost > 0 {
+			lacks = append(lacks, fmt.Sprintf("%d lost GRANT(s) (%d votes for %s, %d received)", lost, votes, self, w.Nodes[i].Grants))
 		}
-		if start == Nobody {
-			start = self
+		if len(lacks) > 0 {
+			waits = append(waits, self.String()+" waits for "+strings.Join(lacks, " and "))
 		}
-		waits = append(waits, self.String()+" waits for "+strings.Join(lacks, " and "))
 	}
-	if cycle := p.cycle(start, next); cycle != "" {
-		return "circular wait: " + strings.Join(waits, ", ") + "; cycle " + cycle
+	for i := range p.N {
+		if cycle := p.cycle(model.NodeID(i), next); cycle != "" {
+			return "circular wait: " + strings.Join(waits, ", ") + "; cycle " + cycle
+		}
 	}
 	return "no action is enabled: " + strings.Join(waits, ", ")
 }
@@ -55,7 +64,7 @@ func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
 func (p *Protocol) cycle(start model.NodeID, next []model.NodeID) string {
 	pos := make([]int, p.N) // 1 + position of p_i on the walk, 0 when not on it
 	var walk []model.NodeID
-	for at := start; at != Nobody && int(at) < p.N; at = next[at] {
+	for at := start; at != Nobody; at = next[at] {
 		if pos[at] != 0 {
 			var ids []string
 			for _, q := range walk[pos[at]-1:] {

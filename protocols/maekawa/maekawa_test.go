@@ -69,9 +69,9 @@ func TestShortestDeadlock(t *testing.T) {
 		long  bool
 	}{
 		{3, "all", 15, "circular wait: " +
-			"p0 waits for p1 (p1 voted for p1) and p2 (p2 voted for p2), " +
-			"p1 waits for p0 (p0 voted for p0) and p2 (p2 voted for p2), " +
-			"p2 waits for p0 (p0 voted for p0) and p1 (p1 voted for p1); " +
+			"p0 waits for p2 (p2 voted for p1), " +
+			"p1 waits for p0 (p0 voted for p0) and p1 (p1 voted for p0), " +
+			"p2 waits for p0 (p0 voted for p0) and p1 (p1 voted for p0) and p2 (p2 voted for p1); " +
 			"cycle p0 -> p1 -> p0", false},
 		{4, "grid", 20, "", true},
 	}
@@ -110,17 +110,25 @@ func TestReleaseGrantsOldestRequest(t *testing.T) {
 	r, err := spec(t, 3, 1, "all").Replay([]string{
 		"input p0 request",
 		"deliver p0->p0 REQ(ts=1)",
+		"deliver p0->p1 REQ(ts=1)",
+		"deliver p0->p2 REQ(ts=1)",
+		"deliver p0->p0 GRANT",
+		"deliver p1->p0 GRANT",
+		"deliver p2->p0 GRANT",
 		"input p2 request",
 		"input p1 request",
-		"deliver p2->p0 REQ(ts=1)",
-		"deliver p1->p0 REQ(ts=1)",
-		"deliver p0->p0 GRANT",
-		"deliver p0->p1 REQ(ts=1)",
-		"deliver p1->p1 GRANT",
+		"deliver p2->p0 REQ(ts=2)",
+		"deliver p1->p0 REQ(ts=2)",
+		"input p0 enter",
+		"input p0 exit",
+		"deliver p0->p0 REL",
 	})
 	require.NoError(t, err)
 	steps := r.Trace.Steps
-	require.Equal(t, "WANTED clock=1 ts=1 grants=1/3 rounds=0 voted=p0 queue=[(1,p1) (1,p2)]", steps[6].State)
+	require.Equal(t, "WANTED clock=2 ts=1 grants=3/3 rounds=0 voted=p0 queue=[(2,p1) (2,p2)]", steps[10].State)
+	require.Equal(t, "RELEASED clock=2 rounds=1 voted=p1 queue=[(2,p2)]", steps[13].State)
+	require.Equal(t, []string{"p0->p1 GRANT"}, steps[13].Sends)
+	require.Empty(t, r.Trace.Property)
 }
 
 // Encodings round-trip exactly, and different values encode differently.

@@ -1,0 +1,211 @@
+package checker
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// Random and swarm search: many random walks from the initial world, each
+// to a depth bound, checking the properties at every step. Every choice is
+// drawn from one seeded stream per walk (PCG seeded with Options.Seed and
+// the walk's index), so walk k of seed s is the same on every run and can
+// be replayed alone (Options.Walk). The walks use the engine's own
+// machinery: System.Actions and Apply, Spec.violation, the fingerprint set
+// (for the count of distinct states seen) and the replayer (for traces).
+
+// Defaults of random and swarm search.
+const (
+	DefaultWalks     = 10000
+	DefaultWalkDepth = 200
+)
+
+// walkWeights biases the choice of action in one walk.
+type walkWeights struct {
+	kind [model.ActHeal + 1]float64 // per action kind
+	node []float64                  // per acting node
+}
+
+// weights returns the bias of walk k: uniform for random search; for
+// swarm search, drawn from the walk's own stream, so that walks differ in
+// how often faults strike, whether deliveries or inputs are favoured, and
+// which nodes act first (swarm verification: many diverse, cheap searches
+// instead of one uniform one).
+func weights(n int, swarm bool, rng *rand.Rand) walkWeights {
+	var w walkWeights
+	w.node = make([]float64, n)
+	for i := range w.kind {
+		w.kind[i] = 1
+	}
+	for i := range w.node {
+		w.node[i] = 1
+	}
+	if !swarm {
+		return w
+	}
+	levels := [...]float64{0, 0.05, 0.3, 1, 3}
+	fault := levels[rng.IntN(len(levels))]
+	for k := model.ActDrop; k <= model.ActHeal; k++ {
+		w.kind[k] = fault
+		if rng.IntN(4) == 0 {
+			w.kind[k] = 0 // this walk never injects this fault
+		}
+	}
+	w.kind[model.ActDeliver] = [...]float64{0.3, 1, 3}[rng.IntN(3)]
+	w.kind[model.ActInput] = [...]float64{0.3, 1, 3}[rng.IntN(3)]
+	w.kind[model.ActFire] = [...]float64{0.1, 1, 3}[rng.IntN(3)]
+	for i := range w.node {
+		w.node[i] = 0.1 + rng.Float64()
+	}
+	return w
+}
+
+// pick chooses one of acts by weight; -1 when every weight is zero.
+func (w *walkWeights) pick(acts []model.Action, rng *rand.Rand, scratch []float64) int {
+	total := 0.0
+	scratch = scratch[:0]
+	for _, a := range acts {
+		x := w.kind[a.Kind]
+		if a.Kind != model.ActPartition && a.Kind != model.ActHeal {
+			x *= w.node[a.Node]
+		}
+		total += x
+		scratch = append(scratch, total)
+	}
+	if total == 0 {
+		return -1
+	}
+	r := rng.Float64() * total
+	for i, c := range scratch {
+		if r < c {
+			return i
+		}
+	}
+	return len(acts) - 1
+}
+
+// walkRNG is the stream of walk k of seed.
+func walkRNG(seed uint64, k int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, uint64(k)^0x9e3779b97f4a7c15))
+}
+
+// walk runs random or swarm search.
+func (sp *Spec[S, M]) walk(opts Options) *Report {
+	sys := sp.System.Clone()
+	start := time.Now()
+	rep := &Report{Properties: sp.PropertyNames(), Seed: opts.Seed}
+	swarm := opts.Strategy == Swarm
+	depth := opts.MaxDepth
+	if depth == 0 {
+		depth = DefaultWalkDepth
+	}
+	walks := opts.Walks
+	if walks == 0 {
+		walks = DefaultWalks
+	}
+	first, last := 0, walks
+	if opts.Walk != nil {
+		first, last = *opts.Walk, *opts.Walk+1
+	}
+	seen := newFPSet(0)
+	var (
+		cur, next model.World[S, M]
+		acts      []model.Action
+		buf       []byte
+		scratch   []float64
+		path      []string
+		lastProg  = start
+		every     = opts.ProgressInterval
+	)
+	if every == 0 {
+		every = time.Second
+	}
+	init := sys.Init()
+walks:
+	for k := first; k < last; k++ {
+		rng := walkRNG(opts.Seed, k)
+		ww := weights(sys.N(), swarm, rng)
+		cur.CopyFrom(init)
+		path = path[:0]
+		for d := 0; ; d++ {
+			buf = sys.Encode(buf[:0], &cur)
+			seen.insert(model.Fingerprint(buf), 0)
+			acts = sys.Actions(&cur, acts[:0])
+			if prop, _ := sp.violation(&cur, acts); prop != "" {
+				rep.FailingWalk = &k
+				rep.Walks++
+				rep.ShrunkFrom = len(path)
+				rep.Counterexample = sp.shrunkTrace(path, prop)
+				break walks
+			}
+			if d > rep.Depth {
+				rep.Depth = d
+			}
+			if d >= depth {
+				break
+			}
+			i := ww.pick(acts, rng, scratch)
+			if i < 0 {
+				break // terminal (or only actions this walk never takes)
+			}
+			path = append(path, sys.FormatAction(&cur, acts[i]))
+			sys.Apply(&cur, acts[i], &next)
+			cur, next = next, cur
+			rep.Transitions++
+		}
+		rep.Walks++
+		if k&63 == 63 {
+			if b := sp.pollWalk(&opts, rep, seen, start, &lastProg, every); b != "" {
+				rep.Bound = b
+				break
+			}
+		}
+	}
+	rep.States = seen.n
+	rep.TableBytes = seen.bytes()
+	rep.Elapsed = time.Since(start)
+	if s := rep.Elapsed.Seconds(); s > 0 {
+		rep.StatesPerSecond = float64(rep.States) / s
+		rep.StepsPerSecond = float64(rep.Transitions) / s
+	}
+	switch {
+	case rep.Counterexample != nil:
+		rep.Verdict = Violated
+		rep.ViolationCounts = []PropertyCount{{rep.Counterexample.Property, 1}}
+	default:
+		// A random search that finds nothing proves nothing.
+		rep.Verdict = Inconclusive
+		if rep.Bound == "" {
+			rep.Bound = fmt.Sprintf("walks %d of depth %d", rep.Walks, depth)
+		}
+	}
+	return rep
+}
+
+func (sp *Spec[S, M]) pollWalk(opts *Options, rep *Report, seen *fpSet, start time.Time, last *time.Time, every time.Duration) string {
+	now := time.Now()
+	if opts.Progress != nil && now.Sub(*last) >= every {
+		*last = now
+		opts.Progress(Progress{States: seen.n, Transitions: rep.Transitions, Depth: rep.Depth,
+			Walks: rep.Walks, Elapsed: now.Sub(start)})
+	}
+	if opts.Timeout > 0 && now.Sub(start) >= opts.Timeout {
+		return fmt.Sprintf("timeout %s", opts.Timeout)
+	}
+	if opts.MaxStates > 0 && seen.n >= opts.MaxStates {
+		return fmt.Sprintf("max-states %d", opts.MaxStates)
+	}
+	if opts.MaxMemory > 0 && seen.bytes() >= opts.MaxMemory {
+		return fmt.Sprintf("max-memory %d MB", opts.MaxMemory>>20)
+	}
+	if opts.Stop != nil {
+		select {
+		case <-opts.Stop:
+			return "interrupted"
+		default:
+		}
+	}
+	return ""
+}

@@ -1,0 +1,226 @@
+package linearizability
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ednKind is the type of an EDN value: the subset that Jepsen histories
+// use.
+type ednKind uint8
+
+const (
+	ednNil ednKind = iota
+	ednBool
+	ednInt
+	ednKeyword
+	ednString
+	ednVector
+	ednMap
+)
+
+// edn is one EDN value.
+type edn struct {
+	kind ednKind
+	b    bool
+	n    int64
+	s    string // keyword name without the colon, or string content
+	// items holds a vector's elements, or a map's keys and values
+	// alternately.
+	items []edn
+}
+
+// get returns the value of the keyword key in map m.
+func (m edn) get(key string) (edn, bool) {
+	for i := 0; i+1 < len(m.items); i += 2 {
+		if k := m.items[i]; k.kind == ednKeyword && k.s == key {
+			return m.items[i+1], true
+		}
+	}
+	return edn{}, false
+}
+
+func (e edn) isKeyword(name string) bool { return e.kind == ednKeyword && e.s == name }
+
+// String writes e in EDN, so that equal values print equally.
+func (e edn) String() string {
+	switch e.kind {
+	case ednNil:
+		return "nil"
+	case ednBool:
+		return strconv.FormatBool(e.b)
+	case ednInt:
+		return strconv.FormatInt(e.n, 10)
+	case ednKeyword:
+		return ":" + e.s
+	case ednString:
+		return strconv.Quote(e.s)
+	}
+	open, close, sep := "[", "]", " "
+	if e.kind == ednMap {
+		open, close = "{", "}"
+	}
+	var b strings.Builder
+	b.WriteString(open)
+	for i, it := range e.items {
+		if i > 0 {
+			if e.kind == ednMap && i%2 == 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(sep)
+		}
+		b.WriteString(it.String())
+	}
+	b.WriteString(close)
+	return b.String()
+}
+
+// ednReader reads EDN values from one line of text.
+type ednReader struct {
+	s   string
+	pos int
+}
+
+// skip passes over white space and commas (white space in EDN).
+func (r *ednReader) skip() {
+	for r.pos < len(r.s) {
+		switch r.s[r.pos] {
+		case ' ', '\t', '\r', '\n', ',':
+			r.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (r *ednReader) atEnd() bool {
+	r.skip()
+	return r.pos >= len(r.s)
+}
+
+// read reads one value.
+func (r *ednReader) read() (edn, error) {
+	r.skip()
+	if r.pos >= len(r.s) {
+		return edn{}, fmt.Errorf("unexpected end of line")
+	}
+	switch c := r.s[r.pos]; {
+	case c == '{':
+		r.pos++
+		m, err := r.readSeq('}', ednMap)
+		if err != nil {
+			return m, err
+		}
+		if len(m.items)%2 != 0 {
+			return m, fmt.Errorf("map %s has a key without a value", m)
+		}
+		for i := 0; i < len(m.items); i += 2 {
+			for j := 0; j < i; j += 2 {
+				if m.items[i].String() == m.items[j].String() {
+					return m, fmt.Errorf("map has the key %s twice", m.items[i])
+				}
+			}
+		}
+		return m, nil
+	case c == '[':
+		r.pos++
+		return r.readSeq(']', ednVector)
+	case c == '"':
+		return r.readString()
+	case c == ':':
+		r.pos++
+		tok := r.token()
+		if tok == "" || tok[0] == ':' {
+			return edn{}, fmt.Errorf("bad keyword %q", ":"+tok)
+		}
+		return edn{kind: ednKeyword, s: tok}, nil
+	case c == '}' || c == ']' || c == ')':
+		return edn{}, fmt.Errorf("unexpected %q", c)
+	case c == '(' || c == '#' || c == '\\' || c == '^' || c == '`' || c == '~' || c == '@' || c == '\'':
+		return edn{}, fmt.Errorf("unsupported EDN at %q (histories use maps, vectors, keywords, integers, strings, nil and booleans)", clip(r.s[r.pos:]))
+	}
+	tok := r.token()
+	switch tok {
+	case "nil":
+		return edn{kind: ednNil}, nil
+	case "true", "false":
+		return edn{kind: ednBool, b: tok == "true"}, nil
+	case "":
+		return edn{}, fmt.Errorf("unexpected %q", r.s[r.pos])
+	}
+	n, err := strconv.ParseInt(strings.TrimSuffix(tok, "N"), 10, 64)
+	if err != nil {
+		return edn{}, fmt.Errorf("bad value %q: want an integer, a keyword, a string, nil, a vector or a map", tok)
+	}
+	return edn{kind: ednInt, n: n}, nil
+}
+
+// readSeq reads the elements of a vector or a map up to the closing byte.
+func (r *ednReader) readSeq(closing byte, kind ednKind) (edn, error) {
+	v := edn{kind: kind}
+	for {
+		r.skip()
+		if r.pos >= len(r.s) {
+			return v, fmt.Errorf("missing %q", closing)
+		}
+		if r.s[r.pos] == closing {
+			r.pos++
+			return v, nil
+		}
+		it, err := r.read()
+		if err != nil {
+			return v, err
+		}
+		v.items = append(v.items, it)
+	}
+}
+
+// token reads the characters up to a delimiter.
+func (r *ednReader) token() string {
+	start := r.pos
+	for r.pos < len(r.s) && !strings.ContainsRune(" \t\r\n,{}[]()\"", rune(r.s[r.pos])) {
+		r.pos++
+	}
+	return r.s[start:r.pos]
+}
+
+func (r *ednReader) readString() (edn, error) {
+	var b strings.Builder
+	for r.pos++; r.pos < len(r.s); r.pos++ {
+		c := r.s[r.pos]
+		switch c {
+		case '"':
+			r.pos++
+			return edn{kind: ednString, s: b.String()}, nil
+		case '\\':
+			r.pos++
+			if r.pos >= len(r.s) {
+				break
+			}
+			switch e := r.s[r.pos]; e {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case '"', '\\':
+				b.WriteByte(e)
+			default:
+				return edn{}, fmt.Errorf("unsupported escape \\%c in a string", e)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return edn{}, fmt.Errorf("unterminated string")
+}
+
+// clip shortens s for an error message.
+func clip(s string) string {
+	if len(s) > 20 {
+		return s[:20] + "..."
+	}
+	return s
+}

@@ -1,0 +1,220 @@
+package linearizability
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Spec names one of the specifications of Jepsen's register workloads.
+type Spec string
+
+// The specifications.
+const (
+	// SpecRegister is [Register]: :read and :write of one register.
+	SpecRegister Spec = "register"
+	// SpecCASRegister is [CASRegister]: :read, :write and :cas [old new].
+	SpecCASRegister Spec = "cas-register"
+	// SpecKV is [KV]: :read, :write and :cas on independent keys, each
+	// value a [key value] pair (Jepsen's independent workloads).
+	SpecKV Spec = "kv"
+)
+
+// Specs lists the specifications.
+func Specs() []Spec { return []Spec{SpecRegister, SpecCASRegister, SpecKV} }
+
+// ParseSpec returns the specification with the given name.
+func ParseSpec(name string) (Spec, error) {
+	for _, s := range Specs() {
+		if string(s) == name {
+			return s, nil
+		}
+	}
+	names := make([]string, 0, 3)
+	for _, s := range Specs() {
+		names = append(names, string(s))
+	}
+	return "", fmt.Errorf("unknown model %q (valid: %s)", name, strings.Join(names, ", "))
+}
+
+// Model returns the specification's model. It panics on an unknown Spec.
+func (s Spec) Model() Model[Value, Input, Output] {
+	switch s {
+	case SpecRegister:
+		return Register()
+	case SpecCASRegister:
+		return CASRegister()
+	case SpecKV:
+		return KV()
+	}
+	panic(fmt.Sprintf("linearizability: unknown spec %q", string(s)))
+}
+
+// History is a history read from a Jepsen file, ready for [Check].
+type History struct {
+	// Ops are the operations in the order of their invocations. Their
+	// times are line numbers: an operation is called on the line of its
+	// :invoke and returns on the line of its completion, or, if its
+	// outcome is unknown, at Lines+1, after every other event.
+	Ops []Operation[Input, Output]
+	// Processes[c] is the Jepsen process of client c; they increase.
+	Processes []int64
+	// Lines is the number of lines read.
+	Lines int
+	// Failed counts the :fail operations, which did not happen and are
+	// dropped.
+	Failed int
+	// Indeterminate counts the operations whose outcome is unknown: the
+	// :info ones and the invocations that never completed.
+	Indeterminate int
+}
+
+// LineError is a malformed line of a history, or an event that does not
+// fit the events before it.
+type LineError struct {
+	Line int
+	Msg  string
+}
+
+// Error is "line N: what is wrong".
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// maxLine bounds the length of one line of a history.
+const maxLine = 16 << 20
+
+// ParseJepsen reads a Jepsen history of the workload of spec. Each line
+// holds one event, as an EDN map ({:process 0, :type :invoke, :f :write,
+// :value 3}) or as a Jepsen log line ("0\t:invoke\t:write\t3", after any
+// timestamp and logger prefix); the format is detected per line. Blank
+// lines, ;-comments and the nemesis's events are skipped.
+//
+// Each :invoke is paired with the next completion of the same process:
+// :ok (the operation happened, and a read returned its value), :fail (it
+// did not happen: it is dropped) or :info (it may or may not have
+// happened: its outcome is unknown and it returns at the end of the
+// history). An invocation that is never completed is treated as :info, as
+// Jepsen and Knossos do. A malformed line, a completion without an
+// invocation, a second invocation while one is pending, or a completion
+// that does not match its invocation is a [*LineError].
+func ParseJepsen(r io.Reader, spec Spec) (*History, error) {
+	if _, err := ParseSpec(string(spec)); err != nil {
+		return nil, err
+	}
+	p := &pairer{spec: spec, pending: map[int64]int{}}
+	var lr lineReader
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	line := 0
+	for sc.Scan() {
+		line++
+		ev, ok, err := lr.parse(sc.Text(), line)
+		if err == nil && ok {
+			err = p.add(ev)
+		}
+		if err != nil {
+			return nil, &LineError{line, err.Error()}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &LineError{line + 1, fmt.Sprintf("longer than %d MB", maxLine>>20)}
+		}
+		return nil, err
+	}
+	if lr.opened && !lr.closed {
+		return nil, &LineError{line, "the history vector [ is not closed with ]"}
+	}
+	return p.history(line), nil
+}
+
+// pairer pairs invocations with completions.
+type pairer struct {
+	spec    Spec
+	ops     []pairedOp
+	pending map[int64]int // process -> index in ops of its pending invocation
+}
+
+type pairedOp struct {
+	invoke, done event // done.line is 0 while the operation is pending
+	in           Input
+	out          Output
+}
+
+func (p *pairer) add(ev event) error {
+	i, busy := p.pending[ev.process]
+	if ev.typ == "invoke" {
+		if busy {
+			inv := p.ops[i].invoke
+			return fmt.Errorf("process %d invokes :%s while its :%s from line %d is pending", ev.process, ev.f, inv.f, inv.line)
+		}
+		in, err := decodeInput(p.spec, ev.f, ev.value)
+		if err != nil {
+			return err
+		}
+		p.pending[ev.process] = len(p.ops)
+		p.ops = append(p.ops, pairedOp{invoke: ev, in: in})
+		return nil
+	}
+	if !busy {
+		return fmt.Errorf(":%s :%s of process %d completes no pending :invoke", ev.typ, ev.f, ev.process)
+	}
+	op := &p.ops[i]
+	if ev.f != op.invoke.f {
+		return fmt.Errorf(":%s :%s of process %d completes its :invoke :%s from line %d", ev.typ, ev.f, ev.process, op.invoke.f, op.invoke.line)
+	}
+	delete(p.pending, ev.process)
+	op.done = ev
+	switch ev.typ {
+	case "ok":
+		out, err := decodeOutput(p.spec, op.in, op.invoke.value, ev.value)
+		if err != nil {
+			return fmt.Errorf("%v (invoked on line %d)", err, op.invoke.line)
+		}
+		op.out = out
+	case "info":
+		op.out = Output{Unknown: true}
+	}
+	return nil
+}
+
+// history builds the operations once every line is read.
+func (p *pairer) history(lines int) *History {
+	h := &History{Lines: lines}
+	var procs []int64
+	for _, op := range p.ops {
+		if op.done.typ != "fail" {
+			procs = append(procs, op.invoke.process)
+		}
+	}
+	slices.Sort(procs)
+	h.Processes = slices.Compact(procs)
+	end := int64(lines) + 1
+	for _, op := range p.ops {
+		o := Operation[Input, Output]{Input: op.in, Output: op.out, Call: int64(op.invoke.line)}
+		o.Client, _ = slices.BinarySearch(h.Processes, op.invoke.process)
+		note := fmt.Sprintf("process %d, :invoke line %d", op.invoke.process, op.invoke.line)
+		switch op.done.typ {
+		case "fail":
+			h.Failed++
+			continue
+		case "ok":
+			o.Return = int64(op.done.line)
+			note += fmt.Sprintf(", :ok line %d", op.done.line)
+		case "info":
+			o.Return = end
+			note += fmt.Sprintf(", :info line %d (may or may not have happened)", op.done.line)
+		default:
+			o.Return, o.Output = end, Output{Unknown: true}
+			note += ", never completed (may or may not have happened)"
+		}
+		if o.Output.Unknown {
+			h.Indeterminate++
+		}
+		o.Note = note
+		h.Ops = append(h.Ops, o)
+	}
+	return h
+}

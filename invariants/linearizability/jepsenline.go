@@ -1,0 +1,219 @@
+package linearizability
+
+import (
+	"fmt"
+	"strings"
+)
+
+// event is one line of a Jepsen history: an invocation or a completion.
+type event struct {
+	line    int
+	process int64
+	typ     string // "invoke", "ok", "fail" or "info"
+	f       string
+	value   edn // nil when absent; not read on log lines of :fail and :info
+}
+
+// lineReader turns the lines of a history into events. It detects the
+// format of each line: an EDN map (Jepsen's history.edn, optionally the
+// whole file wrapped in one vector, as Knossos's test data is), or one of
+// Jepsen's log lines ("INFO  jepsen.util - 0\t:invoke\t:write\t3").
+type lineReader struct {
+	seen   bool // a line with an event or a bracket was read
+	opened bool // the file opened a vector
+	closed bool // and closed it
+}
+
+// parse reads one line; ok is false for lines without an event (blank,
+// EDN comments, the nemesis).
+func (lr *lineReader) parse(text string, line int) (ev event, ok bool, err error) {
+	t := strings.TrimSpace(text)
+	if t == "" || strings.HasPrefix(t, ";") {
+		return ev, false, nil
+	}
+	if lr.closed {
+		return ev, false, fmt.Errorf("text after the closing ] of the history")
+	}
+	first := !lr.seen
+	lr.seen = true
+	if first && strings.HasPrefix(t, "[") {
+		lr.opened = true
+		t = strings.TrimSpace(t[1:])
+	}
+	if lr.opened && strings.HasPrefix(t, "]") {
+		lr.closed = true
+		if rest := strings.TrimSpace(t[1:]); rest != "" {
+			return ev, false, fmt.Errorf("text after the closing ] of the history")
+		}
+		return ev, false, nil
+	}
+	if t == "" {
+		return ev, false, nil
+	}
+	if strings.HasPrefix(t, "{") {
+		return lr.parseEDN(t, line)
+	}
+	if lr.opened {
+		return ev, false, fmt.Errorf("want an EDN map {...} inside the history vector")
+	}
+	return parseLogLine(t, line)
+}
+
+// parseEDN reads a line holding one map, such as
+// {:type :invoke, :f :write, :value 3, :process 0, :time 12, :index 0}.
+func (lr *lineReader) parseEDN(t string, line int) (event, bool, error) {
+	r := &ednReader{s: t}
+	m, err := r.read()
+	if err != nil {
+		return event{}, false, err
+	}
+	r.skip()
+	if lr.opened && r.pos < len(t) && t[r.pos] == ']' {
+		r.pos++
+		lr.closed = true
+	}
+	if !r.atEnd() {
+		return event{}, false, fmt.Errorf("text after the map: %q (one map per line)", clip(t[r.pos:]))
+	}
+	ev := event{line: line}
+	p, ok := m.get("process")
+	if !ok {
+		return ev, false, fmt.Errorf("map has no :process")
+	}
+	if p.isKeyword("nemesis") {
+		return ev, false, nil
+	}
+	if p.kind != ednInt {
+		return ev, false, fmt.Errorf(":process %s: want an integer or :nemesis", p)
+	}
+	ev.process = p.n
+	ty, ok := m.get("type")
+	if !ok {
+		return ev, false, fmt.Errorf("map has no :type")
+	}
+	if ev.typ, err = eventType(ty); err != nil {
+		return ev, false, err
+	}
+	f, ok := m.get("f")
+	if !ok {
+		return ev, false, fmt.Errorf("map has no :f")
+	}
+	if ev.f, err = function(f); err != nil {
+		return ev, false, err
+	}
+	ev.value, _ = m.get("value")
+	return ev, true, nil
+}
+
+// parseLogLine reads a Jepsen log line: PROCESS TYPE F VALUE separated by
+// tabs or spaces, after any timestamp and logger prefix; on :fail and
+// :info lines, what follows F (the value or the error) is not read.
+func parseLogLine(t string, line int) (event, bool, error) {
+	start := -1
+	words := wordStarts(t)
+	for i := 0; i+1 < len(words) && start < 0; i++ {
+		if isProcess(word(t, words[i])) && isEventType(word(t, words[i+1])) {
+			start = words[i]
+		}
+	}
+	if start < 0 {
+		return event{}, false, fmt.Errorf("not a history line: want an EDN map {:process P, :type T, :f F, :value V} or a Jepsen log line \"P\\t:T\\t:F\\tV\", found %q", clip(t))
+	}
+	r := &ednReader{s: t, pos: start}
+	p, err := r.read()
+	if err != nil {
+		return event{}, false, err
+	}
+	if p.isKeyword("nemesis") {
+		return event{}, false, nil
+	}
+	ev := event{line: line, process: p.n}
+	ty, err := r.read()
+	if err != nil {
+		return ev, false, err
+	}
+	if ev.typ, err = eventType(ty); err != nil {
+		return ev, false, err
+	}
+	f, err := r.read()
+	if err != nil {
+		return ev, false, fmt.Errorf("missing :f after %s", ty)
+	}
+	if ev.f, err = function(f); err != nil {
+		return ev, false, err
+	}
+	if ev.typ == "fail" || ev.typ == "info" || r.atEnd() {
+		return ev, true, nil
+	}
+	if ev.value, err = r.read(); err != nil {
+		return ev, false, err
+	}
+	if !r.atEnd() {
+		return ev, false, fmt.Errorf("text after the value: %q", clip(t[r.pos:]))
+	}
+	return ev, true, nil
+}
+
+func eventType(v edn) (string, error) {
+	if v.kind == ednKeyword {
+		switch v.s {
+		case "invoke", "ok", "fail", "info":
+			return v.s, nil
+		}
+	}
+	return "", fmt.Errorf(":type %s: want :invoke, :ok, :fail or :info", v)
+}
+
+func function(v edn) (string, error) {
+	if v.kind == ednKeyword {
+		switch v.s {
+		case "read", "write", "cas":
+			return v.s, nil
+		}
+	}
+	return "", fmt.Errorf(":f %s: want :read, :write or :cas", v)
+}
+
+func isProcess(w string) bool {
+	if w == ":nemesis" {
+		return true
+	}
+	if w == "" {
+		return false
+	}
+	for _, c := range w {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isEventType(w string) bool {
+	switch w {
+	case ":invoke", ":ok", ":fail", ":info":
+		return true
+	}
+	return false
+}
+
+// wordStarts returns the offsets of the words of t (runs of non-space).
+func wordStarts(t string) []int {
+	var starts []int
+	for i := 0; i < len(t); i++ {
+		if !isSpace(t[i]) && (i == 0 || isSpace(t[i-1])) {
+			starts = append(starts, i)
+		}
+	}
+	return starts
+}
+
+func word(t string, start int) string {
+	end := start
+	for end < len(t) && !isSpace(t[end]) {
+		end++
+	}
+	return t[start:end]
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' }
