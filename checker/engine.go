@@ -119,7 +119,7 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		if depth > rep.Depth {
 			rep.Depth = depth
 		}
-		if prop, detail := sp.violation(&cur, acts); prop != "" {
+		if prop, detail := sp.Violation(&cur, acts); prop != "" {
 			counts[indexOf(rep.Properties, prop)]++
 			if !found {
 				found, badFP, badProp, why = true, fp, prop, detail

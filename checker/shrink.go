@@ -56,7 +56,7 @@ func (sp *Spec[S, M]) lenient(lines []string, prop string) ([]string, bool) {
 	var acts []model.Action
 	for i := 0; ; i++ {
 		acts = sys.Actions(cur, acts[:0])
-		if p, _ := sp.violation(cur, acts); p != "" {
+		if p, _ := sp.Violation(cur, acts); p != "" {
 			return applied, p == prop
 		}
 		if i == len(lines) {

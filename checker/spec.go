@@ -35,9 +35,9 @@ func (sp *Spec[S, M]) PropertyNames() []string {
 	return names
 }
 
-// violation checks w, whose enabled actions are acts, and returns the
+// Violation checks w, whose enabled actions are acts, and returns the
 // first property it violates, with the reason; "" when all hold.
-func (sp *Spec[S, M]) violation(w *model.World[S, M], acts []model.Action) (string, string) {
+func (sp *Spec[S, M]) Violation(w *model.World[S, M], acts []model.Action) (string, string) {
 	for i := range sp.Invariants {
 		if ok, why := sp.Invariants[i].Holds(w); !ok {
 			return sp.Invariants[i].Name, why

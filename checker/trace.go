@@ -76,7 +76,7 @@ func (sp *Spec[S, M]) Replay(lines []string) (*Replayed, error) {
 		}
 	}
 	acts := r.sys.Actions(r.cur, nil)
-	prop, why := sp.violation(r.cur, acts)
+	prop, why := sp.Violation(r.cur, acts)
 	return &Replayed{Trace: r.trace(prop, why)}, nil
 }
 

@@ -133,7 +133,7 @@ walks:
 			buf = sys.Encode(buf[:0], &cur)
 			seen.insert(model.Fingerprint(buf), 0)
 			acts = sys.Actions(&cur, acts[:0])
-			if prop, _ := sp.violation(&cur, acts); prop != "" {
+			if prop, _ := sp.Violation(&cur, acts); prop != "" {
 				rep.FailingWalk = &k
 				rep.Walks++
 				rep.ShrunkFrom = len(path)

@@ -9,30 +9,8 @@ import (
 	"github.com/coordcheck/coordcheck/checker"
 )
 
-// printTrace renders a counterexample as a message sequence chart in text:
-// one line per step with the action, the acting node's new state and the
-// messages it sent; then the final world and the violation.
-func printTrace(w io.Writer, tr *checker.Trace) {
-	fmt.Fprintf(w, "counterexample: %d steps to a violation of %s\n", len(tr.Steps), tr.Property)
-	width := 0
-	for _, s := range tr.Steps {
-		width = max(width, len(s.Action))
-	}
-	for i, s := range tr.Steps {
-		line := fmt.Sprintf("%4d  %-*s  | %s %s", i+1, width, s.Action, s.Node, s.State)
-		if len(s.Sends) > 0 {
-			line += "  sends " + strings.Join(s.Sends, ", ")
-		}
-		fmt.Fprintln(w, line)
-	}
-	fmt.Fprintln(w, "final state:")
-	for _, l := range tr.Final {
-		fmt.Fprintln(w, "  "+l)
-	}
-	if tr.Property != "" {
-		fmt.Fprintf(w, "violated: %s: %s\n", tr.Property, tr.Detail)
-	}
-}
+// printTrace renders a counterexample (see checker.Trace.String).
+func printTrace(w io.Writer, tr *checker.Trace) { fmt.Fprint(w, tr.String()) }
 
 func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 	if rep.Walks > 0 {

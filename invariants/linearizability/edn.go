@@ -219,8 +219,8 @@ func (r *ednReader) readString() (edn, error) {
 
 // clip shortens s for an error message.
 func clip(s string) string {
-	if len(s) > 20 {
-		return s[:20] + "..."
+	if len(s) > 40 {
+		return s[:40] + "..."
 	}
 	return s
 }

@@ -1,0 +1,37 @@
+package checker
+
+import (
+	"fmt"
+	"strings"
+)
+
+// String renders the trace as a message sequence chart in text: one line
+// per step with the action, the acting node's new state and the messages
+// it sent; then the final world and the violation.
+func (tr *Trace) String() string {
+	var b strings.Builder
+	if tr.Property != "" {
+		fmt.Fprintf(&b, "counterexample: %d steps to a violation of %s\n", len(tr.Steps), tr.Property)
+	} else {
+		fmt.Fprintf(&b, "trace: %d steps\n", len(tr.Steps))
+	}
+	width := 0
+	for _, s := range tr.Steps {
+		width = max(width, len(s.Action))
+	}
+	for i, s := range tr.Steps {
+		fmt.Fprintf(&b, "%4d  %-*s  | %s %s", i+1, width, s.Action, s.Node, s.State)
+		if len(s.Sends) > 0 {
+			b.WriteString("  sends " + strings.Join(s.Sends, ", "))
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("final state:\n")
+	for _, l := range tr.Final {
+		b.WriteString("  " + l + "\n")
+	}
+	if tr.Property != "" {
+		fmt.Fprintf(&b, "violated: %s: %s\n", tr.Property, tr.Detail)
+	}
+	return b.String()
+}

@@ -1,0 +1,76 @@
+package linearizability
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestTestdata checks every history under testdata. Each file says in its
+// header comments which model reads it and what the answer is:
+//
+//	; model: kv
+//	; want: not linearizable
+//	; want: error: line 7: what is wrong
+func TestTestdata(t *testing.T) {
+	files, err := filepath.Glob("testdata/*")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			model, want := readHeader(t, path)
+			spec, err := ParseSpec(model)
+			require.NoError(t, err)
+			f, err := os.Open(path)
+			require.NoError(t, err)
+			defer f.Close()
+			h, err := ParseJepsen(f, spec)
+			if wantErr, ok := strings.CutPrefix(want, "error: "); ok {
+				require.Error(t, err)
+				require.Equal(t, wantErr, err.Error())
+				var le *LineError
+				require.True(t, errors.As(err, &le))
+				require.True(t, strings.HasPrefix(wantErr, "line "), "want a line number")
+				return
+			}
+			require.NoError(t, err)
+			r := Check(spec.Model(), h.Ops, 10*time.Second)
+			require.Equal(t, want, r.Verdict.String())
+			stuck := 0
+			for _, p := range r.Partitions {
+				if !p.Linearizable() {
+					stuck++
+				}
+			}
+			require.Equal(t, r.Verdict == NotLinearizable, stuck > 0, "%+v", r.Partitions)
+		})
+	}
+}
+
+func readHeader(t *testing.T, path string) (model, want string) {
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(sc.Text(), "; ")
+		if !ok {
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "model: "); ok {
+			model = v
+		}
+		if v, ok := strings.CutPrefix(line, "want: "); ok {
+			want = v
+		}
+	}
+	require.NotEmpty(t, model, "%s: no '; model:' line", path)
+	require.NotEmpty(t, want, "%s: no '; want:' line", path)
+	return model, want
+}

@@ -1,0 +1,35 @@
+package protocols
+
+import (
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/tokenring"
+)
+
+func init() {
+	register(Entry{
+		Name:   "tokenring",
+		Doc:    "token ring mutual exclusion: one token circulates on a logical ring; its holder may enter (seed 000)",
+		Params: []Param{paramN("3"), paramRounds},
+		Build: func(v Values, cfg model.Config) (checker.Target, error) {
+			n, err := v.Int("n", 2, model.MaxNodes)
+			if err != nil {
+				return nil, err
+			}
+			r, err := v.Int("rounds", 1, 100)
+			if err != nil {
+				return nil, err
+			}
+			p := tokenring.New(n, r)
+			return &checker.Spec[tokenring.State, tokenring.Msg]{
+				System: model.NewSystem[tokenring.State, tokenring.Msg](p, cfg),
+				Invariants: []checker.Invariant[tokenring.State, tokenring.Msg]{
+					invariants.MutualExclusion[tokenring.State, tokenring.Msg](p),
+					{Name: tokenring.OneTokenName, Holds: p.OneToken},
+				},
+				Deadlock: true,
+			}, nil
+		},
+	})
+}

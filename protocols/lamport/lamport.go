@@ -1,0 +1,293 @@
+// Package lamport is Lamport's mutual exclusion algorithm (seed 002,
+// "Lamport's Algorithm"): every site keeps a request queue ordered by
+// timestamp (ts, id); a site that wants the critical section broadcasts a
+// REQUEST and queues it; every site queues the requests it receives and
+// answers each with a timestamped REPLY; a site leaving the critical
+// section removes its request and broadcasts a RELEASE, and every site that
+// receives it removes that request. Site S_i enters the critical section
+// when
+//
+//	L1: S_i has received a message with timestamp larger than (ts_i, i)
+//	    from all other sites, and
+//	L2: S_i's request is at the top of request_queue_i.
+//
+// The algorithm needs FIFO channels (seed 002: "This algorithm requires
+// communication channels to deliver messages the FIFO order"), the
+// system's default network.
+//
+// Clocks follow the notes exactly: taking up a request for the critical
+// section updates the local clock and gives the request its timestamp
+// (clock+1, seed 002); receiving any message sets the clock to
+// 1 + max(my clock, received clock) (seed 000, "You can use Lamport idea");
+// REPLY and RELEASE carry the sender's current clock. Each site enters at
+// most Rounds times, so finitely many messages are ever sent and every
+// clock stays bounded: the state space is finite.
+//
+// The queue is stored canonically as one slot per site: Queue[j] is the
+// timestamp of S_j's pending request, 0 when there is none. FIFO channels
+// make one slot enough: S_j's RELEASE reaches S_i before S_j's next
+// REQUEST. Heard records L1: the sites from which a message with a larger
+// timestamp than the own request's arrived since the request was made.
+package lamport
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
+)
+
+// MaxSites is the largest number of sites a Protocol supports.
+const MaxSites = 16
+
+// Protocol is Lamport's algorithm among N sites, each entering the
+// critical section at most Rounds times.
+type Protocol struct {
+	N      int
+	Rounds int
+}
+
+// New returns Lamport's algorithm for n sites (2..MaxSites) and the given
+// rounds.
+func New(n, rounds int) *Protocol {
+	if n < 1 || n > MaxSites {
+		panic(fmt.Sprintf("lamport: %d sites (want 1..%d)", n, MaxSites))
+	}
+	return &Protocol{N: n, Rounds: rounds}
+}
+
+// State is one site's state.
+type State struct {
+	Phase  mutex.Phase
+	Rounds uint8  // critical sections completed
+	Clock  uint32 // Lamport clock
+	// Queue is request_queue_i: Queue[j] is the timestamp of S_j's pending
+	// request (Queue[self] the own one), 0 when S_j has none. Entries past
+	// N stay 0.
+	Queue [MaxSites]uint32
+	// Heard is L1's progress: bit j is set once a message with a timestamp
+	// larger than (ts_i, i) has come from S_j since the own request. Zero
+	// while RELEASED.
+	Heard uint16
+}
+
+// TS is the timestamp of the site's own pending request (0 when none).
+func (s State) TS(self model.NodeID) uint32 { return s.Queue[self] }
+
+// Kind is a message type.
+type Kind uint8
+
+// The messages of seed 002; each carries a timestamp.
+const (
+	Request Kind = iota // REQUEST(ts_i, i): S_i asks for the critical section
+	Reply               // REPLY: answer to a REQUEST, with the sender's clock
+	Release             // RELEASE: S_i left the critical section
+)
+
+// Msg is a message with its timestamp.
+type Msg struct {
+	Kind Kind
+	TS   uint32
+}
+
+// before reports whether request (t1, i1) precedes (t2, i2): timestamps
+// ordered lexicographically, ties broken by the lower id.
+func before(t1 uint32, i1 model.NodeID, t2 uint32, i2 model.NodeID) bool {
+	return t1 < t2 || (t1 == t2 && i1 < i2)
+}
+
+// Nodes is N.
+func (p *Protocol) Nodes() int { return p.N }
+
+// Init: every site is RELEASED, with clock 0 and an empty queue.
+func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
+
+// others is the set of all sites but self.
+func (p *Protocol) others(self model.NodeID) uint16 {
+	return uint16(1)<<p.N - 1 &^ (1 << self)
+}
+
+// L1 reports condition L1: S_i has received a message with timestamp
+// larger than (ts_i, i) from all other sites.
+func (p *Protocol) L1(self model.NodeID, s State) bool { return s.Heard == p.others(self) }
+
+// L2 reports condition L2: S_i's request is at the top of request_queue_i.
+func (p *Protocol) L2(self model.NodeID, s State) bool {
+	ts := s.Queue[self]
+	if ts == 0 {
+		return false
+	}
+	for j := range p.N {
+		if id := model.NodeID(j); id != self && s.Queue[j] != 0 && before(s.Queue[j], id, ts, self) {
+			return false
+		}
+	}
+	return true
+}
+
+// Inputs offers request when released with rounds left, enter when WANTED
+// and L1 and L2 hold, and exit when in the critical section.
+func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
+	switch {
+	case s.Phase == mutex.Released && int(s.Rounds) < p.Rounds:
+		dst = append(dst, mutex.Request)
+	case s.Phase == mutex.Wanted && p.L1(self, s) && p.L2(self, s):
+		dst = append(dst, mutex.Enter)
+	case s.Phase == mutex.Held:
+		dst = append(dst, mutex.Exit)
+	}
+	return dst
+}
+
+// broadcast sends m to every site but self.
+func (p *Protocol) broadcast(self model.NodeID, m Msg, out *model.Out[Msg]) {
+	for j := range p.N {
+		if model.NodeID(j) != self {
+			out.Send(model.NodeID(j), m)
+		}
+	}
+}
+
+// Step is the algorithm of seed 002.
+func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
+	switch ev.Kind {
+	case model.Environment:
+		switch ev.Input {
+		case mutex.Request:
+			// Requesting: S_i updates its clock and timestamps the request,
+			// broadcasts REQUEST(ts_i, i) to all other sites and places the
+			// request on request_queue_i.
+			s.Phase = mutex.Wanted
+			s.Clock++
+			s.Queue[self] = s.Clock
+			s.Heard = 0
+			p.broadcast(self, Msg{Request, s.Clock}, out)
+		case mutex.Enter:
+			// Executing: S_i enters when L1 and L2 hold.
+			s.Phase = mutex.Held
+		case mutex.Exit:
+			// Releasing: S_i, upon exiting, removes its request from the top
+			// of its request queue and broadcasts a timestamped RELEASE.
+			s.Phase = mutex.Released
+			s.Rounds++
+			s.Queue[self] = 0
+			s.Heard = 0
+			p.broadcast(self, Msg{Release, s.Clock}, out)
+		}
+	case model.Receive:
+		// Every message updates the clock: 1 + max(my clock, received
+		// clock) (seed 000). For L1, note whether it is later than the own
+		// request.
+		m := ev.Msg
+		s.Clock = 1 + max(s.Clock, m.TS)
+		if ts := s.Queue[self]; ts != 0 && before(ts, self, m.TS, ev.From) {
+			s.Heard |= 1 << ev.From
+		}
+		switch m.Kind {
+		case Request:
+			// S_j receives REQUEST(ts_i, i): places S_i's request on
+			// request_queue_j and returns a timestamped REPLY to S_i.
+			s.Queue[ev.From] = m.TS
+			out.Send(ev.From, Msg{Reply, s.Clock})
+		case Reply:
+			// A REPLY only counts towards L1.
+		case Release:
+			// S_j receives RELEASE from S_i: removes S_i's request from its
+			// request queue.
+			s.Queue[ev.From] = 0
+		}
+	}
+	return s
+}
+
+// InCS: the site holds the critical section.
+func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
+
+// Waiting: the site wants the critical section.
+func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
+
+// AppendState encodes s canonically: the slots past N are always zero and
+// are not written.
+func (p *Protocol) AppendState(b []byte, s State) []byte {
+	b = append(b, byte(s.Phase), s.Rounds)
+	b = model.AppendUvarint(b, uint64(s.Clock))
+	b = model.AppendUvarint(b, uint64(s.Heard))
+	for j := range p.N {
+		b = model.AppendUvarint(b, uint64(s.Queue[j]))
+	}
+	return b
+}
+
+// ReadState decodes a state written by AppendState.
+func (p *Protocol) ReadState(b []byte) (State, []byte) {
+	s := State{Phase: mutex.Phase(b[0]), Rounds: b[1]}
+	var v uint64
+	v, b = model.ReadUvarint(b[2:])
+	s.Clock = uint32(v)
+	v, b = model.ReadUvarint(b)
+	s.Heard = uint16(v)
+	for j := range p.N {
+		v, b = model.ReadUvarint(b)
+		s.Queue[j] = uint32(v)
+	}
+	return s, b
+}
+
+// AppendMsg encodes m canonically.
+func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
+	return model.AppendUvarint(append(b, byte(m.Kind)), uint64(m.TS))
+}
+
+// ReadMsg decodes a message written by AppendMsg.
+func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
+	m := Msg{Kind: Kind(b[0])}
+	v, b := model.ReadUvarint(b[1:])
+	m.TS = uint32(v)
+	return m, b
+}
+
+// FormatMsg: "REQ(ts=1)", "REP(ts=3)" or "REL(ts=5)".
+func (p *Protocol) FormatMsg(m Msg) string {
+	switch m.Kind {
+	case Request:
+		return fmt.Sprintf("REQ(ts=%d)", m.TS)
+	case Reply:
+		return fmt.Sprintf("REP(ts=%d)", m.TS)
+	case Release:
+		return fmt.Sprintf("REL(ts=%d)", m.TS)
+	}
+	return fmt.Sprintf("MSG(%d,ts=%d)", m.Kind, m.TS)
+}
+
+// FormatState: "WANTED clock=3 queue=[1:p2 2:p0] heard={p2} rounds=0"; the
+// queue is shown in its order, head first, as timestamp:site.
+func (p *Protocol) FormatState(_ model.NodeID, s State) string {
+	str := fmt.Sprintf("%s clock=%d queue=%s", s.Phase, s.Clock, p.formatQueue(s))
+	if s.Heard != 0 {
+		str += " heard=" + mutex.FormatSet(uint64(s.Heard))
+	}
+	return str + fmt.Sprintf(" rounds=%d", s.Rounds)
+}
+
+// formatQueue renders the request queue in (ts, id) order: "[1:p2 2:p0]".
+func (p *Protocol) formatQueue(s State) string {
+	var ids []model.NodeID
+	for j := range p.N {
+		if s.Queue[j] != 0 {
+			ids = append(ids, model.NodeID(j))
+		}
+	}
+	slices.SortFunc(ids, func(a, b model.NodeID) int {
+		if before(s.Queue[a], a, s.Queue[b], b) {
+			return -1
+		}
+		return 1
+	})
+	parts := make([]string, len(ids))
+	for k, id := range ids {
+		parts[k] = fmt.Sprintf("%d:%s", s.Queue[id], id)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
