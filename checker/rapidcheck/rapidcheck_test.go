@@ -47,7 +47,10 @@ type recorder struct {
 	out    strings.Builder
 }
 
-func (r *recorder) Errorf(format string, args ...any) { r.failed = true; fmt.Fprintf(&r.out, format+"\n", args...) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.failed = true
+	fmt.Fprintf(&r.out, format+"\n", args...)
+}
 func (r *recorder) Error(args ...any)                 { r.failed = true; fmt.Fprintln(&r.out, args...) }
 func (r *recorder) Fatalf(format string, args ...any) { r.Errorf(format, args...); panic(r) }
 func (r *recorder) Fatal(args ...any)                 { r.Error(args...); panic(r) }
