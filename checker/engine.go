@@ -90,10 +90,17 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		fr = &stack{}
 	}
 	seen := newFPSet(0)
+	var g *graph
+	if len(sp.Liveness) > 0 {
+		g = newGraph(len(sp.Liveness))
+	}
 	var buf []byte
 	buf = sys.Encode(buf, sys.Init())
 	initFP := model.Fingerprint(buf)
 	seen.insert(initFP, noParent)
+	if g != nil {
+		g.id(initFP)
+	}
 	fr.push(0, initFP, buf)
 
 	var (
@@ -134,6 +141,12 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 			}
 			continue
 		}
+		var u uint32
+		if g != nil {
+			u = g.id(fp)
+			sp.record(g, u, &cur)
+			g.start[u] = uint32(len(g.to))
+		}
 		for _, a := range acts {
 			sys.Apply(&cur, a, &next)
 			buf = sys.Encode(buf[:0], &next)
@@ -142,6 +155,19 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 			if seen.insert(nfp, key(fp)) {
 				fr.push(depth+1, nfp, buf)
 			}
+			if g != nil {
+				c, fair := sys.FairClass(&cur, a)
+				if !fair {
+					c = 0
+				} else {
+					c |= 1 << 63 // fair classes are never 0
+				}
+				g.to = append(g.to, g.id(nfp))
+				g.class = append(g.class, c)
+			}
+		}
+		if g != nil {
+			g.end[u] = uint32(len(g.to))
 		}
 		if b := fr.bytes(); b > rep.FrontierBytes {
 			rep.FrontierBytes = b
@@ -160,6 +186,11 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 
 	rep.States = seen.n
 	rep.TableBytes = seen.bytes()
+	var live *lasso
+	if g != nil && !found && rep.Bound == "" {
+		live = sp.findLasso(g, sys.N())
+		rep.TableBytes += g.bytes()
+	}
 	rep.Elapsed = time.Since(start)
 	if s := rep.Elapsed.Seconds(); s > 0 {
 		rep.StatesPerSecond = float64(rep.States) / s
@@ -173,6 +204,10 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	case found:
 		rep.Verdict = Violated
 		rep.Counterexample = sp.rebuild(seen, badFP, badProp, why)
+	case live != nil:
+		rep.Verdict = Violated
+		rep.Counterexample = sp.lassoTrace(seen, g, live)
+		rep.ViolationCounts = append(rep.ViolationCounts, PropertyCount{rep.Counterexample.Property, 1})
 	case rep.Bound != "":
 		rep.Verdict = Inconclusive
 	default:

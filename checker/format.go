@@ -20,13 +20,20 @@ func (tr *Trace) String() string {
 		width = max(width, len(s.Action))
 	}
 	for i, s := range tr.Steps {
+		if tr.Loop != nil && *tr.Loop == i {
+			b.WriteString("   -- the cycle: the steps below repeat forever --\n")
+		}
 		fmt.Fprintf(&b, "%4d  %-*s  | %s %s", i+1, width, s.Action, s.Node, s.State)
 		if len(s.Sends) > 0 {
 			b.WriteString("  sends " + strings.Join(s.Sends, ", "))
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("final state:\n")
+	if tr.Loop != nil {
+		b.WriteString("final state (the same as at the start of the cycle):\n")
+	} else {
+		b.WriteString("final state:\n")
+	}
 	for _, l := range tr.Final {
 		b.WriteString("  " + l + "\n")
 	}

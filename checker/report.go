@@ -99,6 +99,9 @@ type Trace struct {
 	// Detail says how the final world violates the property.
 	Detail string `json:"detail"`
 	Steps  []Step `json:"steps"`
+	// Loop, for a liveness violation, is the index of the first step of
+	// the cycle: Steps[*Loop:] repeat forever. Nil for a finite trace.
+	Loop *int `json:"loop,omitempty"`
 	// Final is the violating world, one line per node and per link.
 	Final []string `json:"final"`
 }

@@ -21,6 +21,9 @@ type Spec[S, M any] struct {
 	Invariants []Invariant[S, M]
 	// Deadlock enables the no-deadlock check.
 	Deadlock bool
+	// Liveness properties are checked on the whole state graph, after an
+	// exhaustive search (BFS or DFS) that found no safety violation.
+	Liveness []Liveness[S, M]
 }
 
 // PropertyNames lists the properties the spec checks, in checking order.
@@ -31,6 +34,9 @@ func (sp *Spec[S, M]) PropertyNames() []string {
 	}
 	if sp.Deadlock {
 		names = append(names, DeadlockProperty)
+	}
+	for _, l := range sp.Liveness {
+		names = append(names, l.Name)
 	}
 	return names
 }

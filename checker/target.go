@@ -7,6 +7,8 @@ type Target interface {
 	Check(opts Options) *Report
 	// Replay applies action lines by value; see Spec.Replay.
 	Replay(lines []string) (*Replayed, error)
+	// ReplayLoop replays a lasso; see Spec.ReplayLoop.
+	ReplayLoop(lines []string, loop int) (*Replayed, error)
 	// PropertyNames lists the properties checked.
 	PropertyNames() []string
 }

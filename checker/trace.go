@@ -60,13 +60,34 @@ func (e *StepError) Error() string {
 
 // Replay applies the given action lines, by value, from the initial world
 // and checks the properties in the world reached.
-func (sp *Spec[S, M]) Replay(lines []string) (*Replayed, error) {
+func (sp *Spec[S, M]) Replay(lines []string) (*Replayed, error) { return sp.ReplayLoop(lines, -1) }
+
+// ReplayLoop is Replay for a lasso whose cycle starts at line index loop
+// (negative for a finite trace): the liveness properties are judged on the
+// cycle, which must close on the world it started from.
+func (sp *Spec[S, M]) ReplayLoop(lines []string, loop int) (*Replayed, error) {
 	r := newReplayer(sp)
+	var worlds [][]byte
+	var classes []uint64
+	if loop >= 0 {
+		worlds = append(worlds, r.sys.Encode(nil, r.cur))
+	}
 	for i, line := range lines {
 		want := model.NormalizeAction(line)
+		var class uint64
 		ok := r.step(func(a model.Action, _ *model.World[S, M]) bool {
-			return r.sys.FormatAction(r.cur, a) == want
+			if r.sys.FormatAction(r.cur, a) != want {
+				return false
+			}
+			if c, fair := r.sys.FairClass(r.cur, a); fair {
+				class = c | 1<<63
+			}
+			return true
 		})
+		if ok && loop >= 0 {
+			worlds = append(worlds, r.sys.Encode(nil, r.cur))
+			classes = append(classes, class)
+		}
 		if !ok {
 			var enabled []string
 			for _, a := range r.sys.Actions(r.cur, nil) {
@@ -77,7 +98,14 @@ func (sp *Spec[S, M]) Replay(lines []string) (*Replayed, error) {
 	}
 	acts := r.sys.Actions(r.cur, nil)
 	prop, why := sp.Violation(r.cur, acts)
-	return &Replayed{Trace: r.trace(prop, why)}, nil
+	if prop == "" && loop >= 0 {
+		prop, why = sp.checkLasso(r, worlds, classes, loop)
+	}
+	tr := r.trace(prop, why)
+	if loop >= 0 {
+		tr.Loop = &loop
+	}
+	return &Replayed{Trace: tr}, nil
 }
 
 // replayer walks one path from the initial world, recording its steps.

@@ -18,8 +18,10 @@
 //	net  (empty)
 //	violated: no-deadlock: circular wait: ...
 //
-// The header names the protocol and every parameter, the network and the
-// property; then come the actions by value, one per line; after "----" the
+// The header names the protocol and every parameter, the network, the
+// faults and the property; then come the actions by value, one per line
+// (for a liveness violation, a line "loop" marks where the cycle that
+// repeats forever starts); after "----" the
 // final world and the violation, as recorded. Lines starting with "#" after
 // the first are comments.
 package counterexamples
@@ -53,6 +55,9 @@ type File struct {
 	// numbers in the file (zero for a File not read from text).
 	Actions     []string
 	ActionLines []int
+	// Loop, for a liveness violation, is the index in Actions where the
+	// cycle starts (a line "loop" stands before it); nil otherwise.
+	Loop *int
 	// Final is the recorded final world, and Detail the recorded reason of
 	// the violation.
 	Final  []string
@@ -67,6 +72,10 @@ func FromTrace(protocol string, params map[string]string, cfg model.Config, tr *
 		Final: tr.Final, Detail: tr.Detail}
 	for _, s := range tr.Steps {
 		f.Actions = append(f.Actions, s.Action)
+	}
+	if tr.Loop != nil {
+		loop := *tr.Loop
+		f.Loop = &loop
 	}
 	return f
 }
@@ -90,7 +99,10 @@ func (f *File) Write(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "%-9s %s\n", "property", f.Property)
 	fmt.Fprintf(&b, "%-9s %d\n", "steps", len(f.Actions))
-	for _, a := range f.Actions {
+	for i, a := range f.Actions {
+		if f.Loop != nil && *f.Loop == i {
+			b.WriteString("loop\n")
+		}
 		word, rest, _ := strings.Cut(a, " ")
 		fmt.Fprintf(&b, "%-9s %s\n", word, rest)
 	}
@@ -171,6 +183,14 @@ func Parse(r io.Reader) (*File, error) {
 		}
 		if line == "----" {
 			inFinal = true
+			continue
+		}
+		if line == "loop" {
+			if f.Loop != nil {
+				return nil, &SyntaxError{n, line, "a second loop marker"}
+			}
+			loop := len(f.Actions)
+			f.Loop = &loop
 			continue
 		}
 		word, rest, _ := strings.Cut(line, " ")

@@ -68,7 +68,11 @@ func Replay(f *File) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	rp, err := t.Replay(f.Actions)
+	loop := -1
+	if f.Loop != nil {
+		loop = *f.Loop
+	}
+	rp, err := t.ReplayLoop(f.Actions, loop)
 	var se *checker.StepError
 	if errors.As(err, &se) {
 		line := se.Step

@@ -65,3 +65,11 @@ type Restarter[S, M any] interface {
 type TimerGuard[S, M any] interface {
 	TimerReady(w *World[S, M], self NodeID, t TimerID) bool
 }
+
+// FairInputs is implemented by protocols some of whose inputs are weakly
+// fair: an input that stays enabled is eventually taken (a process in its
+// critical section eventually leaves it). Inputs are not fair otherwise: the
+// environment need never request anything.
+type FairInputs interface {
+	FairInput(self NodeID, in Input) bool
+}

@@ -1,0 +1,430 @@
+package checker
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// Liveness is a property checked on the cycles of the state graph, not only
+// on its terminal states, under weak fairness (see model.System.FairClass).
+// Pending(w, i) says that node i has an obligation not yet met in w: it
+// waits for the critical section, or has not decided on a leader. The
+// property holds when no fair execution keeps a node pending forever: no
+// reachable terminal state leaves it pending, and no reachable cycle on
+// which it stays pending is fair. A violation is shown as a lasso: a prefix,
+// then a cycle that repeats forever and takes every fair action that stays
+// enabled along it.
+type Liveness[S, M any] struct {
+	Name    string
+	Pending func(w *model.World[S, M], i model.NodeID) bool
+}
+
+// graph is the explored state graph, kept when the spec has liveness
+// properties: states are numbered in the order they are found.
+type graph struct {
+	index      map[uint64]uint32 // key(fingerprint) -> state
+	fps        []uint64          // state -> key(fingerprint)
+	start, end []uint32          // state -> its edges, once expanded
+	to         []uint32          // edge -> target state
+	class      []uint64          // edge -> fairness class, 0 when not fair
+	pending    [][]uint64        // property -> state -> bit i when node i is pending
+}
+
+func newGraph(props int) *graph {
+	return &graph{index: map[uint64]uint32{}, pending: make([][]uint64, props)}
+}
+
+// id returns the number of the state with fingerprint fp, adding it.
+func (g *graph) id(fp uint64) uint32 {
+	fp = key(fp)
+	if u, ok := g.index[fp]; ok {
+		return u
+	}
+	u := uint32(len(g.fps))
+	g.index[fp] = u
+	g.fps = append(g.fps, fp)
+	g.start = append(g.start, 0)
+	g.end = append(g.end, 0)
+	for p := range g.pending {
+		g.pending[p] = append(g.pending[p], 0)
+	}
+	return u
+}
+
+func (g *graph) bytes() uint64 {
+	return uint64(len(g.fps))*(8+8+16+uint64(len(g.pending))*8) + uint64(len(g.to))*12
+}
+
+// record notes the pending nodes of state u, in world w.
+func (sp *Spec[S, M]) record(g *graph, u uint32, w *model.World[S, M]) {
+	for p, l := range sp.Liveness {
+		var mask uint64
+		for i := range w.Nodes {
+			if id := model.NodeID(i); !w.IsDown(id) && l.Pending(w, id) {
+				mask |= 1 << i
+			}
+		}
+		g.pending[p][u] = mask
+	}
+}
+
+// lasso is a liveness violation found in the graph: node Node stays
+// pending for property Prop on the fair cycle Cycle (state numbers, the
+// first repeated at the end), reached from the initial state; Cycle is
+// empty when the run ends in a terminal state.
+type lasso struct {
+	prop  int
+	node  model.NodeID
+	entry uint32
+	cycle []uint32 // states after entry, ending with entry again
+	class []uint64 // the class of each cycle step's edge
+}
+
+// findLasso looks for a fair cycle, or a terminal state, on which some
+// node stays pending.
+func (sp *Spec[S, M]) findLasso(g *graph, n int) *lasso {
+	for p := range sp.Liveness {
+		for i := range n {
+			bit := uint64(1) << i
+			in := func(u uint32) bool { return g.pending[p][u]&bit != 0 }
+			for u := range g.fps {
+				if in(uint32(u)) && g.start[u] == g.end[u] {
+					return &lasso{prop: p, node: model.NodeID(i), entry: uint32(u)}
+				}
+			}
+			for _, comp := range g.sccs(in) {
+				if l := g.fairCycle(comp); l != nil {
+					l.prop, l.node = p, model.NodeID(i)
+					return l
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sccs returns the strongly connected components of the subgraph of the
+// states where in holds, each sorted, in order of their smallest state.
+// It is Tarjan's algorithm with an explicit stack.
+func (g *graph) sccs(in func(uint32) bool) [][]uint32 {
+	const none = ^uint32(0)
+	n := len(g.fps)
+	index := make([]uint32, n)
+	low := make([]uint32, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = none
+	}
+	var stack []uint32
+	var comps [][]uint32
+	type frame struct{ u, e uint32 }
+	next := uint32(0)
+	for root := range n {
+		if index[root] != none || !in(uint32(root)) {
+			continue
+		}
+		call := []frame{{uint32(root), g.start[root]}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, uint32(root))
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			if f.e < g.end[f.u] {
+				v := g.to[f.e]
+				f.e++
+				if !in(v) {
+					continue
+				}
+				if index[v] == none {
+					index[v], low[v] = next, next
+					next++
+					stack = append(stack, v)
+					onStack[v] = true
+					call = append(call, frame{v, g.start[v]})
+				} else if onStack[v] {
+					low[f.u] = min(low[f.u], index[v])
+				}
+				continue
+			}
+			u := f.u
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].u
+				low[p] = min(low[p], low[u])
+			}
+			if low[u] == index[u] {
+				var comp []uint32
+				for {
+					v := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[v] = false
+					comp = append(comp, v)
+					if v == u {
+						break
+					}
+				}
+				slices.Sort(comp)
+				comps = append(comps, comp)
+			}
+		}
+	}
+	sort.Slice(comps, func(a, b int) bool { return comps[a][0] < comps[b][0] })
+	return comps
+}
+
+// fairCycle returns a lasso through comp when comp holds a fair cycle:
+// it has an edge inside it, and every fair class enabled in all its states
+// is taken by an edge inside it. The cycle visits, for each fair class
+// enabled somewhere in comp, an edge of that class or a state where it is
+// disabled, so that the cycle printed is itself fair.
+func (g *graph) fairCycle(comp []uint32) *lasso {
+	member := make(map[uint32]bool, len(comp))
+	for _, u := range comp {
+		member[u] = true
+	}
+	enabled := map[uint64]int{}
+	taken := map[uint64]bool{}
+	internal := false
+	for _, u := range comp {
+		for e := g.start[u]; e < g.end[u]; e++ {
+			c := g.class[e]
+			if member[g.to[e]] {
+				internal = true
+				if c != 0 {
+					taken[c] = true
+				}
+			}
+			if c != 0 {
+				enabled[c]++
+			}
+		}
+	}
+	if !internal {
+		return nil
+	}
+	var classes []uint64
+	for c, k := range enabled {
+		if k == len(comp) && !taken[c] {
+			return nil // c stays enabled and is never taken: unfair
+		}
+		classes = append(classes, c)
+	}
+	slices.Sort(classes)
+
+	entry := comp[0]
+	l := &lasso{entry: entry}
+	at := entry
+	walk := func(goal func(u uint32) bool) { // shortest path inside comp
+		path, cls := g.pathWithin(member, at, goal)
+		l.cycle = append(l.cycle, path...)
+		l.class = append(l.class, cls...)
+		if len(path) > 0 {
+			at = path[len(path)-1]
+		}
+	}
+	for _, c := range classes {
+		if enabled[c] == len(comp) {
+			// Go to an edge of class c inside comp and take it.
+			var src, dst uint32
+			found := false
+			for _, u := range comp {
+				for e := g.start[u]; e < g.end[u] && !found; e++ {
+					if g.class[e] == c && member[g.to[e]] {
+						src, dst, found = u, g.to[e], true
+					}
+				}
+				if found {
+					break
+				}
+			}
+			walk(func(u uint32) bool { return u == src })
+			l.cycle = append(l.cycle, dst)
+			l.class = append(l.class, c)
+			at = dst
+		} else {
+			walk(func(u uint32) bool { return !g.hasClass(u, c) })
+		}
+	}
+	if at == entry && len(l.cycle) == 0 {
+		// Take one step inside comp, then come back.
+		for e := g.start[at]; e < g.end[at]; e++ {
+			if member[g.to[e]] {
+				l.cycle = append(l.cycle, g.to[e])
+				l.class = append(l.class, g.class[e])
+				at = g.to[e]
+				break
+			}
+		}
+	}
+	if at != entry {
+		path, cls := g.pathWithin(member, at, func(u uint32) bool { return u == entry })
+		l.cycle = append(l.cycle, path...)
+		l.class = append(l.class, cls...)
+	}
+	return l
+}
+
+func (g *graph) hasClass(u uint32, c uint64) bool {
+	for e := g.start[u]; e < g.end[u]; e++ {
+		if g.class[e] == c {
+			return true
+		}
+	}
+	return false
+}
+
+// pathWithin is a shortest path from `from` to a state satisfying goal,
+// through member states only: the states after from, with the classes of
+// the edges taken. It is empty when from satisfies goal.
+func (g *graph) pathWithin(member map[uint32]bool, from uint32, goal func(uint32) bool) ([]uint32, []uint64) {
+	if goal(from) {
+		return nil, nil
+	}
+	type via struct {
+		prev uint32
+		c    uint64
+	}
+	seen := map[uint32]via{from: {from, 0}}
+	queue := []uint32{from}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for e := g.start[u]; e < g.end[u]; e++ {
+			v := g.to[e]
+			if !member[v] {
+				continue
+			}
+			if _, ok := seen[v]; ok {
+				continue
+			}
+			seen[v] = via{u, g.class[e]}
+			if goal(v) {
+				var path []uint32
+				var cls []uint64
+				for x := v; x != from; x = seen[x].prev {
+					path = append(path, x)
+					cls = append(cls, seen[x].c)
+				}
+				slices.Reverse(path)
+				slices.Reverse(cls)
+				return path, cls
+			}
+			queue = append(queue, v)
+		}
+	}
+	panic("checker: no path inside a strongly connected component")
+}
+
+// lassoTrace turns a lasso into a trace: the prefix to its entry, rebuilt
+// from the parent links, then the cycle, each step matched by fingerprint
+// and, for fair steps, by class.
+func (sp *Spec[S, M]) lassoTrace(seen *fpSet, g *graph, l *lasso) *Trace {
+	path := []uint64{g.fps[l.entry]}
+	for fp := g.fps[l.entry]; ; {
+		p, _ := seen.parent(fp)
+		if p == noParent {
+			break
+		}
+		path = append(path, p)
+		fp = p
+	}
+	slices.Reverse(path)
+	r := newReplayer(sp)
+	var buf []byte
+	follow := func(want uint64, class uint64) {
+		ok := r.step(func(a model.Action, next *model.World[S, M]) bool {
+			if class != 0 {
+				if c, fair := r.sys.FairClass(r.cur, a); !fair || c|1<<63 != class {
+					return false
+				}
+			}
+			buf = r.sys.Encode(buf[:0], next)
+			return key(model.Fingerprint(buf)) == want
+		})
+		if !ok {
+			panic("checker: no action reproduces a recorded transition")
+		}
+	}
+	for _, fp := range path[1:] {
+		follow(fp, 0)
+	}
+	loop := len(r.steps)
+	for k, u := range l.cycle {
+		follow(g.fps[u], l.class[k])
+	}
+	tr := r.trace(sp.Liveness[l.prop].Name, lassoDetail(l.node, loop, len(r.steps), len(l.cycle) > 0))
+	if len(l.cycle) > 0 {
+		tr.Loop = &loop
+	}
+	return tr
+}
+
+func lassoDetail(node model.NodeID, loop, steps int, cycle bool) string {
+	if !cycle {
+		return fmt.Sprintf("%s waits forever: the run ends with %s still pending", node, node)
+	}
+	return fmt.Sprintf("%s waits forever: steps %d to %d repeat forever with %s pending throughout, and every fair action that stays enabled along them is taken",
+		node, loop+1, steps, node)
+}
+
+// checkLasso judges a replayed lasso: the world after the first loop
+// steps must be the final world, and some node must stay pending for a
+// liveness property in every world of the cycle, which must take every
+// fair class that stays enabled along it. It returns the property and
+// the reason, or "" when the lasso shows no violation.
+func (sp *Spec[S, M]) checkLasso(r *replayer[S, M], worlds [][]byte, classes []uint64, loop int) (string, string) {
+	n := len(r.steps)
+	if loop >= n || string(worlds[loop]) != string(worlds[n]) {
+		return "", ""
+	}
+	sys, w := r.sys, &model.World[S, M]{}
+	enabledAll := map[uint64]bool{}
+	pending := make([]uint64, len(sp.Liveness))
+	for p := range pending {
+		pending[p] = ^uint64(0)
+	}
+	for k := loop; k < n; k++ {
+		sys.Decode(worlds[k], w)
+		here := map[uint64]bool{}
+		for _, a := range sys.Actions(w, nil) {
+			if c, fair := sys.FairClass(w, a); fair {
+				here[c|1<<63] = true
+			}
+		}
+		if k == loop {
+			enabledAll = here
+		} else {
+			for c := range enabledAll {
+				if !here[c] {
+					delete(enabledAll, c)
+				}
+			}
+		}
+		for p, l := range sp.Liveness {
+			var mask uint64
+			for i := range w.Nodes {
+				if id := model.NodeID(i); !w.IsDown(id) && l.Pending(w, id) {
+					mask |= 1 << i
+				}
+			}
+			pending[p] &= mask
+		}
+	}
+	for c := range enabledAll {
+		if !slices.Contains(classes[loop:], c) {
+			return "", "" // unfair: c stays enabled and the cycle never takes it
+		}
+	}
+	for p, l := range sp.Liveness {
+		for i := range len(w.Nodes) {
+			if pending[p]&(1<<i) != 0 {
+				return l.Name, lassoDetail(model.NodeID(i), loop, n, true)
+			}
+		}
+	}
+	return "", ""
+}
