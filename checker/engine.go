@@ -47,6 +47,9 @@ type Options struct {
 	MaxDepth  int
 	MaxMemory uint64
 	Timeout   time.Duration
+	// SkipLiveness checks the safety properties only: the state graph is
+	// not kept, which saves its memory on large spaces.
+	SkipLiveness bool
 	// Exhaust keeps searching after a violation, to count every violating
 	// state (like SPIN's -c0); the counterexample is still the first found.
 	Exhaust bool
@@ -83,6 +86,9 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	sys := sp.System.Clone()
 	start := time.Now()
 	rep := &Report{Properties: sp.PropertyNames()}
+	if opts.SkipLiveness {
+		rep.Properties = rep.Properties[:len(rep.Properties)-len(sp.Liveness)]
+	}
 	counts := make([]uint64, len(rep.Properties))
 
 	var fr frontier = &queue{}
@@ -91,7 +97,7 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	}
 	seen := newFPSet(0)
 	var g *graph
-	if len(sp.Liveness) > 0 {
+	if len(sp.Liveness) > 0 && !opts.SkipLiveness {
 		g = newGraph(len(sp.Liveness))
 	}
 	var buf []byte

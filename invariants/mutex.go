@@ -48,3 +48,19 @@ func MutualExclusion[S, M any](cs CriticalSection[S]) checker.Invariant[S, M] {
 		},
 	}
 }
+
+// StarvationFreedomName is the name of the starvation-freedom property.
+const StarvationFreedomName = "starvation-freedom"
+
+// StarvationFreedom is the liveness of mutual exclusion (seed 000,
+// "liveness: every request for the CS is granted eventually"): a live node
+// that waits for the critical section eventually gets it, under weak
+// fairness. A node waits as long as w says so (model.Waiter).
+func StarvationFreedom[S, M any](w model.Waiter[S]) checker.Liveness[S, M] {
+	return checker.Liveness[S, M]{
+		Name: StarvationFreedomName,
+		Pending: func(world *model.World[S, M], i model.NodeID) bool {
+			return w.Waiting(i, world.Nodes[i])
+		},
+	}
+}

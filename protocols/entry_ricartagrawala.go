@@ -26,6 +26,7 @@ func init() {
 				System:     model.NewSystem[ra.State, ra.Msg](p, cfg),
 				Invariants: []checker.Invariant[ra.State, ra.Msg]{invariants.MutualExclusion[ra.State, ra.Msg](p)},
 				Deadlock:   true,
+				Liveness:   []checker.Liveness[ra.State, ra.Msg]{invariants.StarvationFreedom[ra.State, ra.Msg](p)},
 			}, nil
 		},
 	})

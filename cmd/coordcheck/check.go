@@ -58,6 +58,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	maxMem := fs.Uint64("max-memory", 0, "stop when the search holds this many MB (0: no bound)")
 	timeout := fs.Duration("timeout", 0, "stop after this long, e.g. 30s (0: no bound)")
 	exhaust := fs.Bool("exhaust", false, "keep going after a violation and count every violating state")
+	liveness := fs.Bool("liveness", true, "check liveness properties too (keeps the state graph in memory)")
 	out := fs.String("o", "", "write the counterexample to this file")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	if err := fs.Parse(rest); err != nil {
@@ -84,7 +85,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, usageError("-timers: %v", err)
 	}
 	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
-		Timeout: *timeout, Exhaust: *exhaust}
+		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness}
 	if opts.Strategy, err = checker.ParseStrategy(*mode); err != nil {
 		return 0, usageError("%v", err)
 	}
@@ -237,6 +238,7 @@ search flags:
   -max-memory MB       stop when the search holds this much memory (0: no bound)
   -timeout D           stop after D, e.g. 30s or 5m (0: no bound)
   -exhaust             keep going after a violation; count every violating state
+  -liveness=false      check safety only (liveness keeps the whole state graph)
   -o FILE              write the counterexample file
   -json                print one JSON object (verdict, counts, timing, trace)
 

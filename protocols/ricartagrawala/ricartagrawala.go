@@ -122,6 +122,12 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	return s
 }
 
+// FairInput: a process that may enter eventually does, and one in the
+// critical section eventually leaves; requesting is up to the environment.
+func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
+	return in == mutex.Enter || in == mutex.Exit
+}
+
 // InCS: the process holds the critical section.
 func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
 
