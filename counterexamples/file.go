@@ -48,8 +48,11 @@ type File struct {
 	Network  string
 	// Faults is the fault budget ("none", "crash=1,restart=1") and Timers
 	// the timer semantics ("default", "free", "perfect").
-	Faults   string
-	Timers   string
+	Faults string
+	Timers string
+	// Ordering and AppMsgs are the causality options (model.Config).
+	Ordering bool
+	AppMsgs  int
 	Property string
 	// Actions are the action lines, and ActionLines their 1-based line
 	// numbers in the file (zero for a File not read from text).
@@ -69,6 +72,7 @@ type File struct {
 func FromTrace(protocol string, params map[string]string, cfg model.Config, tr *checker.Trace) *File {
 	f := &File{Protocol: protocol, Params: params, Network: cfg.Network.String(),
 		Faults: cfg.Faults.String(), Timers: cfg.Timers.String(), Property: tr.Property,
+		Ordering: cfg.Ordering, AppMsgs: cfg.AppMsgs,
 		Final: tr.Final, Detail: tr.Detail}
 	for _, s := range tr.Steps {
 		f.Actions = append(f.Actions, s.Action)
@@ -96,6 +100,12 @@ func (f *File) Write(w io.Writer) error {
 	}
 	if f.Timers != "" && f.Timers != "default" {
 		fmt.Fprintf(&b, "%-9s %s\n", "timers", f.Timers)
+	}
+	if f.Ordering {
+		fmt.Fprintf(&b, "%-9s %s\n", "ordering", "on")
+	}
+	if f.AppMsgs > 0 {
+		fmt.Fprintf(&b, "%-9s %d\n", "app-msgs", f.AppMsgs)
 	}
 	fmt.Fprintf(&b, "%-9s %s\n", "property", f.Property)
 	fmt.Fprintf(&b, "%-9s %d\n", "steps", len(f.Actions))
@@ -227,6 +237,17 @@ func Parse(r io.Reader) (*File, error) {
 			f.Faults = rest
 		case "timers":
 			f.Timers = rest
+		case "ordering":
+			if rest != "on" {
+				return nil, &SyntaxError{n, line, "ordering takes the word on"}
+			}
+			f.Ordering = true
+		case "app-msgs":
+			v, err := strconv.Atoi(rest)
+			if err != nil || v < 0 || v > 255 {
+				return nil, &SyntaxError{n, line, "app-msgs is not a count"}
+			}
+			f.AppMsgs = v
 		case "property":
 			f.Property = rest
 		case "steps":
@@ -236,7 +257,7 @@ func Parse(r io.Reader) (*File, error) {
 			}
 			steps = v
 		default:
-			return nil, &SyntaxError{n, line, "unknown header " + strconv.Quote(word) + " (valid: protocol, params, network, faults, timers, property, steps)"}
+			return nil, &SyntaxError{n, line, "unknown header " + strconv.Quote(word) + " (valid: protocol, params, network, faults, timers, ordering, app-msgs, property, steps)"}
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -57,6 +57,7 @@ func (f *File) Config() (model.Config, error) {
 		return cfg, err
 	}
 	cfg.Timers, err = model.ParseTimerMode(f.Timers)
+	cfg.Ordering, cfg.AppMsgs = f.Ordering, f.AppMsgs
 	return cfg, err
 }
 

@@ -29,11 +29,14 @@ const (
 	ActPartition
 	// ActHeal: the partition heals.
 	ActHeal
+	// ActApp: Node sends an application message to Peer (the workload's
+	// way to relate requests causally, Config.AppMsgs).
+	ActApp
 )
 
 var actionWords = [...]string{ActInput: "input", ActDeliver: "deliver", ActFire: "fire",
 	ActDrop: "drop", ActDup: "dup", ActCrash: "crash", ActRestart: "restart",
-	ActPartition: "partition", ActHeal: "heal"}
+	ActPartition: "partition", ActHeal: "heal", ActApp: "send"}
 
 // String is the word that starts the action's line in traces and files.
 func (k ActionKind) String() string {
@@ -44,7 +47,7 @@ func (k ActionKind) String() string {
 }
 
 // IsFault reports whether the action is an injected failure.
-func (k ActionKind) IsFault() bool { return k >= ActDrop }
+func (k ActionKind) IsFault() bool { return k >= ActDrop && k <= ActHeal }
 
 // Action is one global transition, described by value: who acts and on
 // what. Slot is only a handle into the World it was enumerated from; the
@@ -71,7 +74,9 @@ func (sys *System[S, M]) FormatAction(w *World[S, M], a Action) string {
 		b.WriteString(" " + a.Node.String() + " " + string(a.Input))
 	case ActDeliver, ActDrop, ActDup:
 		b.WriteString(" " + a.Peer.String() + "->" + a.Node.String() + " ")
-		b.WriteString(sys.P.FormatMsg(w.Net[a.Slot].Msg))
+		b.WriteString(sys.formatEnvelope(&w.Net[a.Slot]))
+	case ActApp:
+		b.WriteString(" " + a.Node.String() + "->" + a.Peer.String() + " " + AppMsgText)
 	case ActFire:
 		b.WriteString(" " + a.Node.String() + " " + sys.timerName(a.Node, a.Timer))
 	case ActCrash, ActRestart:
@@ -81,6 +86,19 @@ func (sys *System[S, M]) FormatAction(w *World[S, M], a Action) string {
 		b.WriteString(" " + formatGroup(a.Group) + "|" + formatGroup(all&^a.Group))
 	}
 	return b.String()
+}
+
+// AppMsgText is how an application message prints.
+const AppMsgText = "APP"
+
+func (sys *System[S, M]) formatEnvelope(e *Envelope[M]) string {
+	if e.App {
+		if sys.app != nil {
+			return AppMsgText + "(" + sys.P.FormatMsg(e.Msg) + ")"
+		}
+		return AppMsgText
+	}
+	return sys.P.FormatMsg(e.Msg)
 }
 
 func formatGroup(set uint64) string {

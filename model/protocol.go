@@ -73,3 +73,15 @@ type TimerGuard[S, M any] interface {
 type FairInputs interface {
 	FairInput(self NodeID, in Input) bool
 }
+
+// AppCarrier is implemented by protocols whose processes stamp the
+// application's own messages (Config.AppMsgs) with protocol data, as a
+// Lamport clock must be carried by every message for timestamps to respect
+// happened-before. Without it, application messages carry causality only.
+type AppCarrier[S, M any] interface {
+	// SendApp returns node self's state after it sends an application
+	// message, and the message.
+	SendApp(self NodeID, s S) (S, M)
+	// ReceiveApp returns node self's state after it receives m.
+	ReceiveApp(self NodeID, s S, m M) S
+}

@@ -85,6 +85,14 @@ type Config struct {
 	Network Network
 	Faults  Faults
 	Timers  TimerMode
+	// Ordering tracks the happened-before relation of requests (World.VC),
+	// for ordering properties; at most 8 nodes. A request is the input
+	// named RequestInput ("request" when empty).
+	Ordering     bool
+	RequestInput Input
+	// AppMsgs is the number of application messages the workload may send
+	// between nodes (ActApp), to relate requests causally.
+	AppMsgs int
 }
 
 // System binds a Protocol to the semantics of a run: it enumerates the
@@ -97,6 +105,7 @@ type System[S, M any] struct {
 	waiter Waiter[S]
 	guard  TimerGuard[S, M] // nil unless timers are perfect
 	rest   Restarter[S, M]
+	app    AppCarrier[S, M]
 
 	out    Out[M]
 	inputs []Input
@@ -109,9 +118,16 @@ func NewSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
 	if n < 1 || n > MaxNodes {
 		panic(fmt.Sprintf("model: %d nodes (want 1..%d)", n, MaxNodes))
 	}
+	if cfg.Ordering && n > 8 {
+		panic(fmt.Sprintf("model: happened-before ordering tracks at most 8 nodes, not %d", n))
+	}
+	if cfg.RequestInput == "" {
+		cfg.RequestInput = "request"
+	}
 	sys := &System[S, M]{P: p, Config: cfg, n: n}
 	sys.waiter, _ = p.(Waiter[S])
 	sys.rest, _ = p.(Restarter[S, M])
+	sys.app, _ = p.(AppCarrier[S, M])
 	if g, ok := p.(TimerGuard[S, M]); ok && cfg.Timers != TimersFree {
 		sys.guard = g
 		sys.Config.Timers = TimersPerfect
@@ -132,6 +148,9 @@ func (sys *System[S, M]) N() int { return sys.n }
 // effects applied.
 func (sys *System[S, M]) Init() *World[S, M] {
 	w := &World[S, M]{Nodes: make([]S, sys.n), Timers: make([]uint64, sys.n)}
+	if sys.Config.Ordering {
+		w.VC, w.ReqVC = make([]uint64, sys.n), make([]uint64, sys.n)
+	}
 	for i := range sys.n {
 		sys.out.Reset()
 		w.Nodes[i] = sys.P.Init(NodeID(i), &sys.out)
@@ -161,7 +180,7 @@ func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 		for k := j; k < len(w.Net) && w.Net[k].To == id; k++ {
 			e := &w.Net[k]
 			if k > j && w.Net[k-1].From == e.From {
-				if sys.Config.Network == FIFO || sys.sameMsg(w.Net[k-1].Msg, e.Msg) {
+				if sys.Config.Network == FIFO || sys.envCompare(&w.Net[k-1], e) == 0 {
 					continue // FIFO: only the head; unordered: one per distinct message
 				}
 			}
@@ -171,6 +190,15 @@ func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 			tid := TimerID(trailingZeros(t))
 			if sys.guard == nil || sys.guard.TimerReady(w, id, tid) {
 				dst = append(dst, Action{Kind: ActFire, Node: id, Timer: tid})
+			}
+		}
+	}
+	if int(w.AppSent) < sys.Config.AppMsgs {
+		for i := range sys.n {
+			for j := range sys.n {
+				if i != j && !w.IsDown(NodeID(i)) {
+					dst = append(dst, Action{Kind: ActApp, Node: NodeID(i), Peer: NodeID(j)})
+				}
 			}
 		}
 	}
@@ -200,7 +228,7 @@ func (sys *System[S, M]) faultActions(w *World[S, M], dst []Action) []Action {
 		}
 		for i := range w.Net {
 			e := &w.Net[i]
-			if i > 0 && w.Net[i-1].To == e.To && w.Net[i-1].From == e.From && sys.sameMsg(w.Net[i-1].Msg, e.Msg) {
+			if i > 0 && w.Net[i-1].To == e.To && w.Net[i-1].From == e.From && sys.envCompare(&w.Net[i-1], e) == 0 {
 				continue // the same message again on the same link: the same fault
 			}
 			dst = append(dst, Action{Kind: kind, Node: e.To, Peer: e.From, Slot: int32(i)})
@@ -244,17 +272,64 @@ func (sys *System[S, M]) Apply(w *World[S, M], a Action, next *World[S, M]) {
 	case ActDeliver:
 		e := next.Net[a.Slot]
 		next.Net = append(next.Net[:a.Slot], next.Net[a.Slot+1:]...)
+		if sys.Config.Ordering {
+			next.VC[a.Node] = vcMax(next.VC[a.Node], e.VC)
+		}
+		if e.App {
+			sys.out.Reset()
+			if sys.app != nil {
+				next.Nodes[a.Node] = sys.app.ReceiveApp(a.Node, next.Nodes[a.Node], e.Msg)
+			}
+			return
+		}
 		ev = Event[M]{Kind: Receive, From: e.From, Msg: e.Msg}
 	case ActFire:
 		next.Timers[a.Node] &^= 1 << a.Timer
 		ev = Event[M]{Kind: Timeout, Timer: a.Timer}
+	case ActApp:
+		next.AppSent++
+		sys.out.Reset()
+		e := Envelope[M]{From: a.Node, To: a.Peer, App: true}
+		if sys.app != nil {
+			next.Nodes[a.Node], e.Msg = sys.app.SendApp(a.Node, next.Nodes[a.Node])
+		}
+		if !next.IsDown(a.Peer) && !next.Separated(a.Node, a.Peer) {
+			if sys.Config.Ordering {
+				e.VC = next.VC[a.Node]
+			}
+			sys.insert(next, e)
+		}
+		return
 	default:
 		sys.applyFault(next, a)
 		return
 	}
+	if sys.Config.Ordering && a.Kind == ActInput && a.Input == sys.Config.RequestInput {
+		// A request: count it in the node's own vector and remember the
+		// vector, which names every request that happened before it.
+		next.VC[a.Node] += 1 << (8 * a.Node)
+		next.ReqVC[a.Node] = next.VC[a.Node]
+	}
 	sys.out.Reset()
 	next.Nodes[a.Node] = sys.P.Step(a.Node, next.Nodes[a.Node], ev, &sys.out)
 	sys.effects(next, a.Node)
+}
+
+func formatVC(vc uint64, n int) string {
+	parts := make([]string, n)
+	for i := range n {
+		parts[i] = fmt.Sprint(VCByte(vc, NodeID(i)))
+	}
+	return "(" + strings.Join(parts, ",") + ")"
+}
+
+// vcMax is the bytewise maximum of two packed vectors.
+func vcMax(a, b uint64) uint64 {
+	var r uint64
+	for i := 0; i < 64; i += 8 {
+		r |= max(a>>i&0xff, b>>i&0xff) << i
+	}
+	return r
 }
 
 // applyFault carries out the fault action a on w (already a copy).
@@ -326,7 +401,11 @@ func (sys *System[S, M]) effects(w *World[S, M], self NodeID) {
 		if w.IsDown(s.to) || w.Separated(self, s.to) {
 			continue // lost: the receiver has crashed, or a partition is in the way
 		}
-		sys.insert(w, Envelope[M]{From: self, To: s.to, Msg: s.msg})
+		e := Envelope[M]{From: self, To: s.to, Msg: s.msg}
+		if sys.Config.Ordering {
+			e.VC = w.VC[self]
+		}
+		sys.insert(w, e)
 	}
 	for _, t := range sys.out.timers {
 		if t.set {
@@ -346,7 +425,7 @@ func (sys *System[S, M]) insert(w *World[S, M], e Envelope[M]) {
 			break
 		}
 		if p.To == e.To && p.From == e.From &&
-			(sys.Config.Network == FIFO || sys.msgCompare(p.Msg, e.Msg) <= 0) {
+			(sys.Config.Network == FIFO || sys.envCompare(p, &e) <= 0) {
 			break
 		}
 		i--
@@ -356,13 +435,28 @@ func (sys *System[S, M]) insert(w *World[S, M], e Envelope[M]) {
 	w.Net[i] = e
 }
 
-func (sys *System[S, M]) msgCompare(a, b M) int {
-	sys.ka = sys.P.AppendMsg(sys.ka[:0], a)
-	sys.kb = sys.P.AppendMsg(sys.kb[:0], b)
-	return bytes.Compare(sys.ka, sys.kb)
+// envCompare orders two envelopes of one link by content: protocol
+// messages before application ones, then by encoding, then by vector.
+func (sys *System[S, M]) envCompare(a, b *Envelope[M]) int {
+	if a.App != b.App {
+		if b.App {
+			return -1
+		}
+		return 1
+	}
+	sys.ka = sys.P.AppendMsg(sys.ka[:0], a.Msg)
+	sys.kb = sys.P.AppendMsg(sys.kb[:0], b.Msg)
+	if c := bytes.Compare(sys.ka, sys.kb); c != 0 {
+		return c
+	}
+	switch {
+	case a.VC < b.VC:
+		return -1
+	case a.VC > b.VC:
+		return 1
+	}
+	return 0
 }
-
-func (sys *System[S, M]) sameMsg(a, b M) bool { return sys.msgCompare(a, b) == 0 }
 
 // Waiting reports whether node id of w waits (see Waiter); false when the
 // protocol has no notion of waiting or the node is down.
@@ -383,11 +477,25 @@ func (sys *System[S, M]) Encode(b []byte, w *World[S, M]) []byte {
 		b = append(b, w.Used[:]...)
 		b = AppendUvarint(b, w.Cut)
 	}
+	if sys.Config.Ordering {
+		for i := range w.VC {
+			b = AppendUvarint(AppendUvarint(b, w.VC[i]), w.ReqVC[i])
+		}
+	}
+	if sys.Config.AppMsgs > 0 {
+		b = append(b, w.AppSent)
+	}
 	b = AppendUvarint(b, uint64(len(w.Net)))
 	for i := range w.Net {
 		e := &w.Net[i]
 		b = append(b, byte(e.To), byte(e.From))
+		if sys.Config.AppMsgs > 0 {
+			b = AppendBool(b, e.App)
+		}
 		b = sys.P.AppendMsg(b, e.Msg)
+		if sys.Config.Ordering {
+			b = AppendUvarint(b, e.VC)
+		}
 	}
 	return b
 }
@@ -412,12 +520,32 @@ func (sys *System[S, M]) Decode(b []byte, w *World[S, M]) {
 		copy(w.Used[:], b)
 		w.Cut, b = ReadUvarint(b[numFaults:])
 	}
+	w.VC, w.ReqVC = w.VC[:0], w.ReqVC[:0]
+	if sys.Config.Ordering {
+		for range sys.n {
+			var vc, req uint64
+			vc, b = ReadUvarint(b)
+			req, b = ReadUvarint(b)
+			w.VC, w.ReqVC = append(w.VC, vc), append(w.ReqVC, req)
+		}
+	}
+	w.AppSent = 0
+	if sys.Config.AppMsgs > 0 {
+		w.AppSent, b = b[0], b[1:]
+	}
 	var k uint64
 	k, b = ReadUvarint(b)
 	w.Net = w.Net[:0]
 	for range k {
 		e := Envelope[M]{To: NodeID(b[0]), From: NodeID(b[1])}
-		e.Msg, b = sys.P.ReadMsg(b[2:])
+		b = b[2:]
+		if sys.Config.AppMsgs > 0 {
+			e.App, b = ReadBool(b)
+		}
+		e.Msg, b = sys.P.ReadMsg(b)
+		if sys.Config.Ordering {
+			e.VC, b = ReadUvarint(b)
+		}
 		w.Net = append(w.Net, e)
 	}
 }
@@ -441,6 +569,13 @@ func (sys *System[S, M]) FormatWorld(w *World[S, M]) []string {
 		}
 		lines = append(lines, line)
 	}
+	if sys.Config.Ordering {
+		var vs []string
+		for i := range w.VC {
+			vs = append(vs, fmt.Sprintf("%s=%s req=%s", NodeID(i), formatVC(w.VC[i], sys.n), formatVC(w.ReqVC[i], sys.n)))
+		}
+		lines = append(lines, "requests known  "+strings.Join(vs, "  "))
+	}
 	if w.Cut != 0 {
 		all := uint64(1)<<sys.n - 1
 		lines = append(lines, "partition  "+formatGroup(w.Cut)+"|"+formatGroup(all&^w.Cut))
@@ -463,7 +598,7 @@ func (sys *System[S, M]) FormatWorld(w *World[S, M]) []string {
 		e := w.Net[i]
 		var ms []string
 		for ; i < len(w.Net) && w.Net[i].To == e.To && w.Net[i].From == e.From; i++ {
-			ms = append(ms, sys.P.FormatMsg(w.Net[i].Msg))
+			ms = append(ms, sys.formatEnvelope(&w.Net[i]))
 		}
 		lines = append(lines, fmt.Sprintf("net  %s->%s  %s", e.From, e.To, strings.Join(ms, " ")))
 	}

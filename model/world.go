@@ -4,6 +4,12 @@ package model
 type Envelope[M any] struct {
 	From, To NodeID
 	Msg      M
+	// App marks an application message of the workload (Config.AppMsgs):
+	// it carries causality between nodes but no protocol message.
+	App bool
+	// VC is the sender's request vector when the message was sent, kept
+	// when Config.Ordering is on (see World.VC).
+	VC uint64
 }
 
 // World is the global state: every node's state, the armed timers, the
@@ -23,6 +29,26 @@ type World[S, M any] struct {
 	// in it): links between Cut and the other nodes lose every message.
 	// Zero when the network is whole.
 	Cut uint64
+
+	// Causality of requests, kept when Config.Ordering is on. VC[k] is
+	// node k's request vector: byte i counts the requests of node i that
+	// happened before k's present (Lamport's happened-before, carried by
+	// every message). ReqVC[k] is VC[k] at k's latest request, so node i's
+	// current request (number VC[i] byte i) happened before k's latest
+	// request exactly when ReqVC[k] byte i reaches it.
+	VC, ReqVC []uint64
+	// AppSent counts the application messages sent so far.
+	AppSent uint8
+}
+
+// VCByte returns byte i of a packed request vector.
+func VCByte(vc uint64, i NodeID) uint8 { return uint8(vc >> (8 * i)) }
+
+// HappenedBefore reports whether node i's current request happened before
+// node k's latest request (Config.Ordering must be on).
+func (w *World[S, M]) HappenedBefore(i, k NodeID) bool {
+	cur := VCByte(w.VC[i], i)
+	return cur > 0 && VCByte(w.ReqVC[k], i) >= cur
 }
 
 // IsDown reports whether node id has crashed and not restarted.
@@ -36,6 +62,9 @@ func (w *World[S, M]) CopyFrom(src *World[S, M]) {
 	w.Net = append(w.Net[:0], src.Net...)
 	w.Used = src.Used
 	w.Cut = src.Cut
+	w.VC = append(w.VC[:0], src.VC...)
+	w.ReqVC = append(w.ReqVC[:0], src.ReqVC...)
+	w.AppSent = src.AppSent
 }
 
 // Separated reports whether a partition separates nodes a and b.

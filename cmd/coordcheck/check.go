@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
@@ -49,6 +50,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	network := fs.String("network", "fifo", "network semantics: fifo, unordered")
 	faults := fs.String("faults", "none", "fault budget, e.g. crash=1,restart=1,drop=1,dup=1,partition=1")
 	timers := fs.String("timers", "default", "timer semantics: default, free, perfect")
+	ordering := fs.Bool("ordering", false, "track happened-before between requests and check that they are granted in that order")
+	appMsgs := fs.Int("app-msgs", 0, "application messages the workload may send between nodes (relate requests causally)")
 	mode := fs.String("mode", "bfs", "search: bfs (shortest counterexample), dfs, random, swarm")
 	seed := fs.Uint64("seed", 1, "random and swarm: the seed of every walk's stream")
 	walks := fs.Int("walks", checker.DefaultWalks, "random and swarm: the number of walks")
@@ -83,6 +86,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if cfg.Timers, err = model.ParseTimerMode(*timers); err != nil {
 		return 0, usageError("-timers: %v", err)
+	}
+	if *appMsgs < 0 || *appMsgs > 255 {
+		return 0, usageError("-app-msgs %d: want a count from 0 to 255", *appMsgs)
+	}
+	cfg.Ordering, cfg.AppMsgs = *ordering, *appMsgs
+	if cfg.Ordering {
+		if n, err := strconv.Atoi(*params["n"]); err == nil && n > 8 {
+			return 0, usageError("-ordering tracks at most 8 processes, not %d", n)
+		}
 	}
 	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
 		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness}
@@ -183,6 +195,12 @@ func flagsOf(v protocols.Values, e protocols.Entry, cfg model.Config) string {
 	if cfg.Timers != model.TimersDefault {
 		fmt.Fprintf(&b, " -timers %s", cfg.Timers)
 	}
+	if cfg.Ordering {
+		b.WriteString(" -ordering")
+	}
+	if cfg.AppMsgs > 0 {
+		fmt.Fprintf(&b, " -app-msgs %d", cfg.AppMsgs)
+	}
 	return b.String()
 }
 
@@ -230,6 +248,10 @@ search flags:
                        channel semantics (default fifo: reliable, FIFO per link)
   -faults SPEC         fault budget per execution (default none), comma-separated:
                        crash=N[@p2+p3] restart=N drop=N|inf dup=N partition=N
+  -ordering            track happened-before between requests; check that they
+                       are granted in that order (at most 8 processes)
+  -app-msgs N          application messages the workload may send between
+                       processes, to relate requests causally (default 0)
   -timers MODE         default (the protocol's assumption), free (a timer may fire
                        at any time), perfect (only when no reply can still arrive)
   -max-states N        stop after N distinct states (0: no bound)

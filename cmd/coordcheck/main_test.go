@@ -23,7 +23,7 @@ func TestExitCodes(t *testing.T) {
 		inStderr string
 	}{
 		{[]string{"check", "ricartagrawala", "-n", "3"}, 0, "verdict: pass", ""},
-		{[]string{"check", "-rounds", "2", "ricartagrawala"}, 0, "states 29,384", ""},
+		{[]string{"check", "-rounds", "2", "-clock", "spin", "ricartagrawala"}, 0, "states 29,384", ""},
 		{[]string{"check", "nosuch"}, 2, "", `unknown protocol "nosuch" (valid: `},
 		{[]string{"check", "ricartagrawala", "-bogus", "1"}, 2, "", "valid flags: "},
 		{[]string{"check", "ricartagrawala", "-n", "x"}, 2, "", `parameter n="x": want an integer`},
@@ -50,7 +50,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
-	code, out, _ := runCmd("check", "ricartagrawala", "-n", "3", "-json")
+	code, out, _ := runCmd("check", "ricartagrawala", "-n", "3", "-clock", "spin", "-json")
 	require.Equal(t, 0, code)
 	var v map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &v))

@@ -5,10 +5,17 @@
 // or while it wants the CS and its own request is older ((T, id) pairs
 // ordered lexicographically, ties broken by the lower id).
 //
-// Clock rule: the paper's "highest sequence number", as in the SPIN anchor
-// model: a request takes clock+1; receiving a request sets clock to
-// max(clock, T). The notes' 1+max on every receipt orders requests the same
-// way; this form keeps the clock bounded by N·rounds.
+// Clocks: a request takes clock+1, and a receipt sets clock to max(clock,
+// T) (the paper's "highest sequence number"; only requests need distinct
+// times, so the notes' extra +1 on receipt changes no order). With
+// Clocks=Notes (the default) every message carries its sender's clock, as
+// the notes say ("a reply sent by p_i has <T_i, p_i>"; "update its clock
+// after receiving any message"), so that a request that happened before
+// another has a smaller timestamp. With Clocks=SPIN replies carry nothing,
+// as in the SPIN anchor model, whose state counts it reproduces exactly;
+// that variant is still safe, but grants requests out of happened-before
+// order (coordcheck check ricartagrawala -clock spin -ordering -app-msgs 0
+// -rounds 2 finds it).
 package ricartagrawala
 
 import (
@@ -23,9 +30,20 @@ import (
 type Protocol struct {
 	N      int
 	Rounds int
+	Clocks Clocks
 }
 
-// New returns Ricart-Agrawala for n processes and the given rounds.
+// Clocks says which messages carry the sender's clock.
+type Clocks uint8
+
+// The clock variants.
+const (
+	Notes Clocks = iota // every message carries the clock (the notes)
+	SPIN                // only requests carry a time (the SPIN anchor model)
+)
+
+// New returns Ricart-Agrawala for n processes and the given rounds, with
+// the notes' clocks.
 func New(n, rounds int) *Protocol { return &Protocol{N: n, Rounds: rounds} }
 
 // State is one process's state.
@@ -45,6 +63,7 @@ type Kind uint8
 const (
 	Request Kind = iota // REQ(T): a request with timestamp T
 	Reply               // REP: permission
+	App                 // the clock an application message carries
 )
 
 // Msg is a message.
@@ -97,7 +116,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			s.Phase = mutex.Released
 			for j := range p.N {
 				if s.Deferred&(1<<j) != 0 {
-					out.Send(model.NodeID(j), Msg{Kind: Reply})
+					out.Send(model.NodeID(j), p.reply(s))
 				}
 			}
 			s.TS, s.Replies, s.Deferred = 0, 0, 0
@@ -113,13 +132,22 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			if s.Phase == mutex.Held || (s.Phase == mutex.Wanted && mine) {
 				s.Deferred |= 1 << ev.From
 			} else {
-				out.Send(ev.From, Msg{Kind: Reply})
+				out.Send(ev.From, p.reply(s))
 			}
 		case Reply:
+			s.Clock = max(s.Clock, ev.Msg.TS)
 			s.Replies++
 		}
 	}
 	return s
+}
+
+// reply is a reply from a process in state s.
+func (p *Protocol) reply(s State) Msg {
+	if p.Clocks == SPIN {
+		return Msg{Kind: Reply}
+	}
+	return Msg{Kind: Reply, TS: s.Clock}
 }
 
 // FairInput: a process that may enter eventually does, and one in the
@@ -167,12 +195,31 @@ func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
 	return m, b
 }
 
-// FormatMsg: "REQ(ts=3)" or "REP".
+// FormatMsg: "REQ(ts=3)", "REP(clock=2)" ("REP" without clocks), or
+// "clock=3" for an application message.
 func (p *Protocol) FormatMsg(m Msg) string {
-	if m.Kind == Request {
+	switch m.Kind {
+	case Request:
 		return fmt.Sprintf("REQ(ts=%d)", m.TS)
+	case App:
+		return fmt.Sprintf("clock=%d", m.TS)
 	}
-	return "REP"
+	if p.Clocks == SPIN {
+		return "REP"
+	}
+	return fmt.Sprintf("REP(clock=%d)", m.TS)
+}
+
+// SendApp stamps an application message with the clock: the notes' RA
+// orders requests by Lamport time, which every message must carry.
+func (p *Protocol) SendApp(_ model.NodeID, s State) (State, Msg) {
+	return s, Msg{Kind: App, TS: s.Clock}
+}
+
+// ReceiveApp: clock := max(clock, T), as for a request.
+func (p *Protocol) ReceiveApp(_ model.NodeID, s State, m Msg) State {
+	s.Clock = max(s.Clock, m.TS)
+	return s
 }
 
 // FormatState: "WANTED clock=2 ts=2 replies=1/2 deferred={p1} rounds=0".

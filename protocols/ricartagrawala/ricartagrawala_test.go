@@ -12,6 +12,7 @@ import (
 
 func spec(n, rounds int) *checker.Spec[State, Msg] {
 	p := New(n, rounds)
+	p.Clocks = SPIN
 	return &checker.Spec[State, Msg]{
 		System:     model.NewSystem[State, Msg](p, model.Config{}),
 		Invariants: []checker.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p)},

@@ -1,0 +1,44 @@
+package invariants
+
+import (
+	"fmt"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// HappenedBeforeOrderName is the name of the ordering property.
+const HappenedBeforeOrderName = "happened-before-order"
+
+// HappenedBeforeOrder is the ordering property of mutual exclusion (seed
+// 000, the metric tables' "ordering" row): if one request happened before
+// another, the first is granted first. It reads the request vectors that
+// model.Config.Ordering keeps: it fails when a node is in its critical
+// section while another still waits on a request that happened before the
+// first node's.
+func HappenedBeforeOrder[S, M any](cs CriticalSection[S], wt model.Waiter[S]) checker.Invariant[S, M] {
+	return checker.Invariant[S, M]{
+		Name: HappenedBeforeOrderName,
+		Holds: func(w *model.World[S, M]) (bool, string) {
+			if w.VC == nil {
+				return true, ""
+			}
+			for k := range w.Nodes {
+				kid := model.NodeID(k)
+				if w.IsDown(kid) || !cs.InCS(kid, w.Nodes[k]) {
+					continue
+				}
+				for i := range w.Nodes {
+					iid := model.NodeID(i)
+					if i == k || w.IsDown(iid) || !wt.Waiting(iid, w.Nodes[i]) {
+						continue
+					}
+					if w.HappenedBefore(iid, kid) {
+						return false, fmt.Sprintf("%s's request happened before %s's, but %s entered first", iid, kid, kid)
+					}
+				}
+			}
+			return true, ""
+		},
+	}
+}

@@ -1,0 +1,31 @@
+package protocols
+
+import (
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// mutexProtocol is what a mutual-exclusion protocol implements to be
+// checked by the shared mutual-exclusion properties.
+type mutexProtocol[S, M any] interface {
+	model.Protocol[S, M]
+	invariants.CriticalSection[S]
+	model.Waiter[S]
+}
+
+// mutexSpec is the standard spec of a mutual-exclusion protocol: mutual
+// exclusion, no deadlock, starvation freedom, and, when cfg tracks
+// causality, the happened-before order of requests.
+func mutexSpec[S, M any, P mutexProtocol[S, M]](p P, cfg model.Config) *checker.Spec[S, M] {
+	invs := []checker.Invariant[S, M]{invariants.MutualExclusion[S, M](p)}
+	if cfg.Ordering {
+		invs = append(invs, invariants.HappenedBeforeOrder[S, M](p, p))
+	}
+	return &checker.Spec[S, M]{
+		System:     model.NewSystem[S, M](p, cfg),
+		Invariants: invs,
+		Deadlock:   true,
+		Liveness:   []checker.Liveness[S, M]{invariants.StarvationFreedom[S, M](p)},
+	}
+}
