@@ -1,0 +1,229 @@
+package mutex
+
+import (
+	"fmt"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// The costs of a mutual-exclusion algorithm, as the notes' metric tables
+// define them (seed 000, "analysis metrics"):
+//   - bandwidth: the messages sent by one entry to the critical section and
+//     by one exit;
+//   - client delay: the delay of an entry when no process is in or waiting
+//     for the critical section, in message latencies;
+//   - synchronization delay: the time from one process's exit to the next
+//     process's entry when exactly one process waits, in message latencies.
+//
+// They are measured by running the protocol itself through model.System in
+// synchronous rounds: every round delivers every message in flight at its
+// start (one message latency), and a process enters as soon as it may.
+
+// Costs are the measured figures of one algorithm and size.
+type Costs struct {
+	// EnterMsgs and ExitMsgs: messages of one entry and one exit without
+	// contention (min and max over the processes).
+	EnterMsgs, ExitMsgs Range
+	// ClientDelay: latencies from request to entry, without contention.
+	ClientDelay Range
+	// SyncDelay: latencies from one exit to the waiting process's entry,
+	// over every ordered pair of processes; SyncExitMsgs the messages sent
+	// meanwhile.
+	SyncDelay, SyncExitMsgs Range
+	// Perpetual: messages keep flowing when nobody wants the critical
+	// section (a token ring), so an exit's cost is the messages of the
+	// exit step itself.
+	Perpetual bool
+}
+
+// Range is the least and the greatest of a measured figure.
+type Range struct{ Min, Max int }
+
+func (r *Range) add(x int, first bool) {
+	if first || x < r.Min {
+		r.Min = x
+	}
+	if first || x > r.Max {
+		r.Max = x
+	}
+}
+
+// String renders "3" or "1..3".
+func (r Range) String() string {
+	if r.Min == r.Max {
+		return fmt.Sprint(r.Min)
+	}
+	return fmt.Sprintf("%d..%d", r.Min, r.Max)
+}
+
+// Observer tells the measurement who is in the critical section.
+type Observer[S any] interface {
+	InCS(self model.NodeID, s S) bool
+}
+
+// Measure measures the costs of the protocol of sys (which must use the
+// inputs Request, Enter and Exit). Processes are the nodes where Request is
+// enabled initially.
+func Measure[S, M any](sys *model.System[S, M], obs Observer[S]) (Costs, error) {
+	r := &runner[S, M]{sys: sys, obs: obs, limit: 8 * sys.N()}
+	var c Costs
+	procs := r.processes()
+	if len(procs) < 2 {
+		return c, fmt.Errorf("need two processes that request the critical section, found %d", len(procs))
+	}
+	for k, p := range procs {
+		w := sys.Init()
+		msgs, lat, err := r.enter(w, p)
+		if err != nil {
+			return c, err
+		}
+		c.EnterMsgs.add(msgs, k == 0)
+		c.ClientDelay.add(lat, k == 0)
+		msgs, perpetual, err := r.exit(w, p)
+		if err != nil {
+			return c, err
+		}
+		c.ExitMsgs.add(msgs, k == 0)
+		c.Perpetual = c.Perpetual || perpetual
+	}
+	first := true
+	for _, a := range procs {
+		for _, b := range procs {
+			if a == b {
+				continue
+			}
+			w := sys.Init()
+			if _, _, err := r.enter(w, a); err != nil {
+				return c, err
+			}
+			// b asks, and every message its request causes is delivered,
+			// until nothing moves but a's critical section.
+			r.input(w, b, Request)
+			r.settle(w)
+			if !sys.Waiting(w, b) {
+				return c, fmt.Errorf("%s does not wait while %s is in the critical section", b, a)
+			}
+			r.msgs = 0
+			r.input(w, a, Exit)
+			lat, err := r.until(w, b)
+			if err != nil {
+				return c, err
+			}
+			c.SyncDelay.add(lat, first)
+			c.SyncExitMsgs.add(r.msgs, first)
+			first = false
+		}
+	}
+	return c, nil
+}
+
+type runner[S, M any] struct {
+	sys   *model.System[S, M]
+	obs   Observer[S]
+	next  model.World[S, M]
+	acts  []model.Action
+	msgs  int
+	limit int // rounds before giving up
+}
+
+func (r *runner[S, M]) processes() []model.NodeID {
+	w := r.sys.Init()
+	var ps []model.NodeID
+	for i := range r.sys.N() {
+		if r.enabled(w, model.NodeID(i), Request) {
+			ps = append(ps, model.NodeID(i))
+		}
+	}
+	return ps
+}
+
+func (r *runner[S, M]) enabled(w *model.World[S, M], p model.NodeID, in model.Input) bool {
+	for _, a := range r.sys.Actions(w, r.acts[:0]) {
+		if a.Kind == model.ActInput && a.Node == p && a.Input == in {
+			return true
+		}
+	}
+	return false
+}
+
+// apply takes a in w and counts the messages it sent.
+func (r *runner[S, M]) apply(w *model.World[S, M], a model.Action) {
+	r.sys.Apply(w, a, &r.next)
+	r.sys.LastOut().Sends(func(model.NodeID, M) { r.msgs++ })
+	w.CopyFrom(&r.next)
+}
+
+func (r *runner[S, M]) input(w *model.World[S, M], p model.NodeID, in model.Input) bool {
+	for _, a := range r.sys.Actions(w, nil) {
+		if a.Kind == model.ActInput && a.Node == p && a.Input == in {
+			r.apply(w, a)
+			return true
+		}
+	}
+	return false
+}
+
+// round delivers every message in flight at its start, in canonical order
+// (a FIFO link's first k messages, where k were on it at the start), and
+// reports whether anything was delivered.
+func (r *runner[S, M]) round(w *model.World[S, M]) bool {
+	type link struct{ from, to model.NodeID }
+	var plan []link
+	for _, e := range w.Net {
+		plan = append(plan, link{e.From, e.To})
+	}
+	for _, l := range plan {
+		for _, a := range r.sys.Actions(w, nil) {
+			if a.Kind == model.ActDeliver && a.Peer == l.from && a.Node == l.to {
+				r.apply(w, a)
+				break
+			}
+		}
+	}
+	return len(plan) > 0
+}
+
+// enter has p request and counts rounds until it is in the critical
+// section; it returns the messages sent and the latencies.
+func (r *runner[S, M]) enter(w *model.World[S, M], p model.NodeID) (int, int, error) {
+	r.msgs = 0
+	if !r.input(w, p, Request) {
+		return 0, 0, fmt.Errorf("%s cannot request the critical section", p)
+	}
+	lat, err := r.until(w, p)
+	return r.msgs, lat, err
+}
+
+// until runs rounds until p enters; it returns the rounds taken.
+func (r *runner[S, M]) until(w *model.World[S, M], p model.NodeID) (int, error) {
+	for lat := 0; lat <= r.limit; lat++ {
+		if r.input(w, p, Enter) || r.obs.InCS(p, w.Nodes[p]) {
+			return lat, nil
+		}
+		r.round(w)
+	}
+	return 0, fmt.Errorf("%s did not enter within %d message latencies", p, r.limit)
+}
+
+// settle runs rounds until no message is in flight, or the limit.
+func (r *runner[S, M]) settle(w *model.World[S, M]) bool {
+	for range r.limit {
+		if !r.round(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// exit has p leave and counts the messages until the system is quiet.
+func (r *runner[S, M]) exit(w *model.World[S, M], p model.NodeID) (int, bool, error) {
+	r.msgs = 0
+	if !r.input(w, p, Exit) {
+		return 0, false, fmt.Errorf("%s cannot exit", p)
+	}
+	own := r.msgs
+	if r.settle(w) {
+		return r.msgs, false, nil
+	}
+	return own, true, nil
+}
