@@ -33,5 +33,18 @@ func init() {
 			}
 			return mutexSpec[ra.State, ra.Msg](p, cfg), nil
 		},
+		Family: "mutex",
+		Costs: func(n int) ([]CostRow, error) {
+			return mutexCosts[ra.State, ra.Msg](ra.New(n, 2), mutexFormulas{
+				enter: exact("2(N-1)", 2*(n-1)),
+				exit: formula{text: "N-1", min: n - 1, max: n - 1,
+					note: "the notes count the worst case, all N-1 others waiting; an exit replies only to deferred requests"},
+				exitOneWaiter: formula{text: "N-1", min: n - 1, max: n - 1,
+					note: "one reply per deferred request: with one process waiting, one"},
+				exitAllWaiting: exact("N-1", n-1),
+				client: exact("2", 2),
+				sync:   exact("1 (the reply of the process in the CS)", 1),
+			})
+		},
 	})
 }

@@ -32,6 +32,12 @@ type Entry struct {
 	// present, defaults filled in) and system configuration. It returns an
 	// error naming what is wrong, and what is valid, for bad values.
 	Build func(v Values, cfg model.Config) (checker.Target, error)
+	// Family groups protocols that solve the same problem ("mutex",
+	// "election"), for `coordcheck costs FAMILY`.
+	Family string
+	// Costs, when set, measures the protocol's costs for n processes by
+	// running it, beside the notes' formulas.
+	Costs func(n int) ([]CostRow, error)
 }
 
 var entries []Entry

@@ -48,6 +48,8 @@ exit codes: 0 linearizable, 1 not linearizable, 2 bad usage or malformed
 history, 3 unknown (the check timed out: not a pass)
 `
 
+// cmdLincheck checks a Jepsen history for linearizability: exit 0
+// linearizable, 1 not, 2 bad usage or a malformed history, 3 timed out.
 func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("lincheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -84,6 +86,9 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	fh.Close()
 	if err != nil {
 		return 0, usageError("%s: %v", path, err)
+	}
+	if len(h.Ops) == 0 && h.Failed == 0 {
+		return 0, usageError("%s: no client operations in %d lines (an empty history is not evidence)", path, h.Lines)
 	}
 	res := linearizability.Check(spec.Model(), h.Ops, *timeout)
 	code := res.Verdict.ExitCode()

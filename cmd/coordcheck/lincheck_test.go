@@ -99,6 +99,7 @@ func TestLincheck(t *testing.T) {
 		{args: []string{in("malformed-log.log")}, code: 2, inStderr: ": line 5: not a history line"},
 		{args: []string{in("malformed-syntax.edn")}, code: 2, inStderr: ": line 5: missing '}'"},
 		{args: []string{}, code: 2, inStderr: "lincheck needs one history file"},
+		{args: []string{os.DevNull}, code: 2, inStderr: os.DevNull + ": no client operations in 0 lines"},
 		{args: []string{in("nosuch.edn")}, code: 2, inStderr: "no such file"},
 		{args: []string{in("cas-ok.edn"), in("cas-bad.edn")}, code: 2, inStderr: "unexpected argument"},
 		{args: []string{"-model", "queue", in("cas-ok.edn")}, code: 2, inStderr: `unknown model "queue" (valid: register, cas-register, kv)`},

@@ -8,6 +8,7 @@
 //	coordcheck list                      protocols, their parameters and properties
 //	coordcheck check PROTOCOL [flags]    check one protocol (exhaustive BFS by default)
 //	coordcheck replay [flags] FILE       replay a counterexample file
+//	coordcheck costs FAMILY [-n N]       measure message counts and delays
 //
 // Exit codes: 0 every property holds within the bounds; 1 a property is
 // violated; 2 bad usage, parameters or file; 3 inconclusive (a bound was
@@ -63,11 +64,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdCheck(args[1:], stdout, stderr)
 	case "replay":
 		code, err = cmdReplay(args[1:], stdout)
+	case "costs":
+		code, err = cmdCosts(args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usageError("unknown command %q (valid: list, check, replay)", args[0])
+		err = usageError("unknown command %q (valid: list, check, replay, costs)", args[0])
 	}
 	if err != nil {
 		var ee *exitError

@@ -30,6 +30,9 @@ type Costs struct {
 	// over every ordered pair of processes; SyncExitMsgs the messages sent
 	// meanwhile.
 	SyncDelay, SyncExitMsgs Range
+	// ExitAllWaiting: messages of the exit step itself while every other
+	// process waits (the notes' worst case).
+	ExitAllWaiting Range
 	// Perpetual: messages keep flowing when nobody wants the critical
 	// section (a token ring), so an exit's cost is the messages of the
 	// exit step itself.
@@ -85,6 +88,21 @@ func Measure[S, M any](sys *model.System[S, M], obs Observer[S]) (Costs, error) 
 		}
 		c.ExitMsgs.add(msgs, k == 0)
 		c.Perpetual = c.Perpetual || perpetual
+	}
+	for k, a := range procs {
+		w := sys.Init()
+		if _, _, err := r.enter(w, a); err != nil {
+			return c, err
+		}
+		for _, b := range procs {
+			if b != a {
+				r.input(w, b, Request)
+			}
+		}
+		r.settle(w)
+		r.msgs = 0
+		r.input(w, a, Exit)
+		c.ExitAllWaiting.add(r.msgs, k == 0)
 	}
 	first := true
 	for _, a := range procs {

@@ -24,6 +24,7 @@ func TestRicartAgrawalaCosts(t *testing.T) {
 		require.Equal(t, mutex.Range{2, 2}, c.ClientDelay, "n=%d", n)
 		require.Equal(t, mutex.Range{1, 1}, c.SyncDelay, "n=%d", n)
 		require.Equal(t, mutex.Range{1, 1}, c.SyncExitMsgs, "n=%d", n)
+		require.Equal(t, mutex.Range{n - 1, n - 1}, c.ExitAllWaiting, "n=%d", n)
 		require.False(t, c.Perpetual)
 	}
 }
