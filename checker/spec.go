@@ -8,6 +8,9 @@ import "github.com/coordcheck/coordcheck/model"
 type Invariant[S, M any] struct {
 	Name  string
 	Holds func(w *model.World[S, M]) (bool, string)
+	// Terminal restricts the check to worlds with no enabled action (the
+	// end of a run: a complete history, an election that has ended).
+	Terminal bool
 }
 
 // DeadlockProperty is the name of the built-in no-deadlock property: no
@@ -45,6 +48,9 @@ func (sp *Spec[S, M]) PropertyNames() []string {
 // first property it violates, with the reason; "" when all hold.
 func (sp *Spec[S, M]) Violation(w *model.World[S, M], acts []model.Action) (string, string) {
 	for i := range sp.Invariants {
+		if sp.Invariants[i].Terminal && len(acts) > 0 {
+			continue
+		}
 		if ok, why := sp.Invariants[i].Holds(w); !ok {
 			return sp.Invariants[i].Name, why
 		}

@@ -93,6 +93,9 @@ type Config struct {
 	// AppMsgs is the number of application messages the workload may send
 	// between nodes (ActApp), to relate requests causally.
 	AppMsgs int
+	// History keeps every Out.Output in World.History (and so in the
+	// state: two worlds with different histories are different states).
+	History bool
 }
 
 // System binds a Protocol to the semantics of a run: it enumerates the
@@ -407,6 +410,11 @@ func (sys *System[S, M]) effects(w *World[S, M], self NodeID) {
 		}
 		sys.insert(w, e)
 	}
+	if sys.Config.History {
+		for _, o := range sys.out.outputs {
+			w.History = append(w.History, Record{Node: self, Text: o})
+		}
+	}
 	for _, t := range sys.out.timers {
 		if t.set {
 			w.Timers[self] |= 1 << t.id
@@ -485,6 +493,12 @@ func (sys *System[S, M]) Encode(b []byte, w *World[S, M]) []byte {
 	if sys.Config.AppMsgs > 0 {
 		b = append(b, w.AppSent)
 	}
+	if sys.Config.History {
+		b = AppendUvarint(b, uint64(len(w.History)))
+		for _, r := range w.History {
+			b = AppendString(append(b, byte(r.Node)), r.Text)
+		}
+	}
 	b = AppendUvarint(b, uint64(len(w.Net)))
 	for i := range w.Net {
 		e := &w.Net[i]
@@ -533,6 +547,16 @@ func (sys *System[S, M]) Decode(b []byte, w *World[S, M]) {
 	if sys.Config.AppMsgs > 0 {
 		w.AppSent, b = b[0], b[1:]
 	}
+	w.History = w.History[:0]
+	if sys.Config.History {
+		var h uint64
+		h, b = ReadUvarint(b)
+		for range h {
+			r := Record{Node: NodeID(b[0])}
+			r.Text, b = ReadString(b[1:])
+			w.History = append(w.History, r)
+		}
+	}
 	var k uint64
 	k, b = ReadUvarint(b)
 	w.Net = w.Net[:0]
@@ -568,6 +592,13 @@ func (sys *System[S, M]) FormatWorld(w *World[S, M]) []string {
 			line += "  timers={" + strings.Join(ts, ",") + "}"
 		}
 		lines = append(lines, line)
+	}
+	if len(w.History) > 0 {
+		var hs []string
+		for _, r := range w.History {
+			hs = append(hs, r.Node.String()+":"+r.Text)
+		}
+		lines = append(lines, "history  "+strings.Join(hs, "; "))
 	}
 	if sys.Config.Ordering {
 		var vs []string

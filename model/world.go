@@ -39,6 +39,16 @@ type World[S, M any] struct {
 	VC, ReqVC []uint64
 	// AppSent counts the application messages sent so far.
 	AppSent uint8
+	// History is the record of observable outcomes (Out.Output), in the
+	// order they happened, kept when Config.History is on: client
+	// invocations and returns, for linearizability and ordering properties.
+	History []Record
+}
+
+// Record is one entry of the history: an outcome that node Node output.
+type Record struct {
+	Node NodeID
+	Text string
 }
 
 // VCByte returns byte i of a packed request vector.
@@ -65,6 +75,7 @@ func (w *World[S, M]) CopyFrom(src *World[S, M]) {
 	w.VC = append(w.VC[:0], src.VC...)
 	w.ReqVC = append(w.ReqVC[:0], src.ReqVC...)
 	w.AppSent = src.AppSent
+	w.History = append(w.History[:0], src.History...)
 }
 
 // Separated reports whether a partition separates nodes a and b.
