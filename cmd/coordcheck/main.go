@@ -9,10 +9,11 @@
 //	coordcheck check PROTOCOL [flags]    check one protocol (exhaustive BFS by default)
 //	coordcheck replay [flags] FILE       replay a counterexample file
 //	coordcheck costs FAMILY [-n N]       measure message counts and delays
+//	coordcheck lincheck [flags] FILE     check a recorded history for linearizability
 //
 // Exit codes: 0 every property holds within the bounds; 1 a property is
 // violated; 2 bad usage, parameters or file; 3 inconclusive (a bound was
-// reached first).
+// reached first, or a linearizability check timed out).
 package main
 
 import (
@@ -66,11 +67,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdReplay(args[1:], stdout)
 	case "costs":
 		code, err = cmdCosts(args[1:], stdout)
+	case "lincheck":
+		code, err = cmdLincheck(args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usageError("unknown command %q (valid: list, check, replay, costs)", args[0])
+		err = usageError("unknown command %q (valid: list, check, replay, costs, lincheck)", args[0])
 	}
 	if err != nil {
 		var ee *exitError

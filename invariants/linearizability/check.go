@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -55,6 +56,7 @@ func (v Verdict) ExitCode() int {
 
 // Result is the outcome of [Check].
 type Result struct {
+	// Verdict is the answer: Unknown when the check timed out.
 	Verdict Verdict `json:"verdict"`
 	// Model names the specification.
 	Model string `json:"model"`
@@ -66,18 +68,25 @@ type Result struct {
 	// Elapsed is the time the check took.
 	Elapsed time.Duration `json:"elapsed_ns"`
 
-	model porcupine.Model
-	info  porcupine.LinearizationInfo
+	model      porcupine.Model
+	ops        []porcupine.Operation
+	timeout    time.Duration
+	once       sync.Once
+	info       porcupine.LinearizationInfo
+	infoResult porcupine.CheckResult
 }
 
 // Partition is the outcome of the check of one key.
 type Partition struct {
-	Key        string `json:"key"`
-	Operations int    `json:"operations"`
+	// Key is the key's name, or empty when the model does not partition.
+	Key string `json:"key"`
+	// Operations counts the key's operations.
+	Operations int `json:"operations"`
 	// Linearized is the size of the largest set of this key's operations
-	// that the checker could linearize: Operations when the key is
-	// linearizable, fewer when it is not, and a lower bound on either when
-	// the check timed out.
+	// that could be linearized: Operations when the history is
+	// linearizable; when it is not, fewer for the keys that are not; -1
+	// when it is not known (the check, or the search for these details,
+	// timed out).
 	Linearized int `json:"linearized"`
 }
 
@@ -86,17 +95,13 @@ func (p Partition) Linearizable() bool { return p.Linearized == p.Operations }
 
 // Check checks whether ops is linearizable with respect to m. A timeout of
 // zero or less means no limit; a check that times out has the verdict
-// [Unknown]. The result carries what [Result.WriteVisualization] draws.
+// [Unknown], never [Linearizable]. When the history is not linearizable,
+// Check searches it again to find how far each key linearizes, which
+// costs a few times more than the check itself.
 func Check[S, I, O any](m Model[S, I, O], ops []Operation[I, O], timeout time.Duration) *Result {
-	pm := m.porcupine()
-	keys, parts := []string{""}, [][]Operation[I, O]{ops}
-	if m.Key != nil {
-		keys, parts = partition(ops, func(op Operation[I, O]) string { return m.Key(op.Input) })
-	}
 	start := time.Now()
-	res, info := porcupine.CheckOperationsVerbose(pm, toPorcupine(ops), max(timeout, 0))
-	r := &Result{Model: m.Name, Operations: len(ops), Elapsed: time.Since(start), model: pm, info: info}
-	switch res {
+	r := &Result{Model: m.Name, Operations: len(ops), model: m.porcupine(), ops: toPorcupine(ops), timeout: max(timeout, 0)}
+	switch porcupine.CheckOperationsTimeout(r.model, r.ops, r.timeout) {
 	case porcupine.Ok:
 		r.Verdict = Linearizable
 	case porcupine.Illegal:
@@ -104,36 +109,62 @@ func Check[S, I, O any](m Model[S, I, O], ops []Operation[I, O], timeout time.Du
 	default:
 		r.Verdict = Unknown
 	}
-	partials := info.PartialLinearizations()
+	keys, parts := []string{""}, [][]Operation[I, O]{ops}
+	if m.Key != nil {
+		keys, parts = partition(ops, func(op Operation[I, O]) string { return m.Key(op.Input) })
+	}
+	var partials [][][]int
+	if r.Verdict == NotLinearizable {
+		if info, res := r.linearization(); res == porcupine.Illegal {
+			partials = info.PartialLinearizations()
+		}
+	}
 	for i, k := range keys {
-		p := Partition{Key: k, Operations: len(parts[i])}
-		if i < len(partials) {
-			// porcupine collects these from a map: order them, so that
-			// the visualization is the same on every run.
-			slices.SortFunc(partials[i], func(a, b []int) int {
+		p := Partition{Key: k, Operations: len(parts[i]), Linearized: -1}
+		switch {
+		case r.Verdict == Linearizable:
+			p.Linearized = p.Operations
+		case i < len(partials):
+			p.Linearized = 0
+			if len(partials[i]) > 0 {
+				p.Linearized = len(partials[i][0])
+			}
+		}
+		r.Partitions = append(r.Partitions, p)
+	}
+	r.Elapsed = time.Since(start)
+	return r
+}
+
+// linearization searches the history again, with the same timeout, and
+// keeps what porcupine's visualization needs: the largest partial
+// linearizations of each partition, longest first. It returns them with
+// the outcome of that search.
+func (r *Result) linearization() (*porcupine.LinearizationInfo, porcupine.CheckResult) {
+	r.once.Do(func() {
+		r.infoResult, r.info = porcupine.CheckOperationsVerbose(r.model, r.ops, r.timeout)
+		// porcupine collects these from a map: order them, so that the
+		// visualization is the same on every run.
+		for _, p := range r.info.PartialLinearizations() {
+			slices.SortFunc(p, func(a, b []int) int {
 				if c := cmp.Compare(len(b), len(a)); c != 0 {
 					return c
 				}
 				return slices.Compare(a, b)
 			})
-			if len(partials[i]) > 0 {
-				p.Linearized = len(partials[i][0])
-			}
 		}
-		if r.Verdict == Linearizable {
-			p.Linearized = p.Operations
-		}
-		r.Partitions = append(r.Partitions, p)
-	}
-	return r
+	})
+	return &r.info, r.infoResult
 }
 
 // WriteVisualization writes porcupine's HTML visualization of the checked
 // history: the operations of each client on a time line and a
 // linearization, or the largest partial linearizations and where they
-// get stuck.
+// get stuck. For a linearizable or timed-out history, it first searches
+// the history again.
 func (r *Result) WriteVisualization(w io.Writer) error {
-	return porcupine.Visualize(r.model, r.info, w)
+	info, _ := r.linearization()
+	return porcupine.Visualize(r.model, *info, w)
 }
 
 // WriteVisualizationFile writes the visualization to path, atomically.

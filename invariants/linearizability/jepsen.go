@@ -75,8 +75,10 @@ type History struct {
 // LineError is a malformed line of a history, or an event that does not
 // fit the events before it.
 type LineError struct {
+	// Line is the line's number, from 1.
 	Line int
-	Msg  string
+	// Msg says what is wrong.
+	Msg string
 }
 
 // Error is "line N: what is wrong".

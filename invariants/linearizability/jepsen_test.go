@@ -74,3 +74,31 @@ func readHeader(t *testing.T, path string) (model, want string) {
 	require.NotEmpty(t, want, "%s: no '; want:' line", path)
 	return model, want
 }
+
+// FuzzParseJepsen: any input parses into well-formed operations or fails
+// with the number of a line of the input.
+func FuzzParseJepsen(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*")
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		require.NoError(f, err)
+		f.Add(string(data), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, text string, which uint8) {
+		specs := Specs()
+		spec := specs[int(which)%len(specs)]
+		h, err := ParseJepsen(strings.NewReader(text), spec)
+		lines := strings.Count(text, "\n") + 1
+		if err != nil {
+			var le *LineError
+			require.True(t, errors.As(err, &le), "%v", err)
+			require.True(t, le.Line >= 1 && le.Line <= lines, "line %d of %d", le.Line, lines)
+			return
+		}
+		for _, op := range h.Ops {
+			require.LessOrEqual(t, op.Call, op.Return)
+			require.Less(t, op.Client, len(h.Processes))
+			require.Equal(t, spec == SpecKV, op.Input.Key != "")
+		}
+	})
+}

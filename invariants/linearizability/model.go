@@ -49,8 +49,9 @@ type Operation[I, O any] struct {
 	// is unknown returns at the end of the history (after every other
 	// event).
 	Call, Return int64
-	Input        I
-	Output       O
+	// Input is what the client asked, Output what it got back.
+	Input  I
+	Output O
 	// Note, if not empty, is shown with the operation in the
 	// visualization ("process 3, lines 5-9").
 	Note string
