@@ -99,13 +99,14 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	var g *graph
 	if len(sp.Liveness) > 0 && !opts.SkipLiveness {
 		g = newGraph(len(sp.Liveness))
+		seen.numbered()
 	}
 	var buf []byte
 	buf = sys.Encode(buf, sys.Init())
 	initFP := model.Fingerprint(buf)
 	seen.insert(initFP, noParent)
 	if g != nil {
-		g.id(initFP)
+		g.add(0, initFP)
 	}
 	fr.push(0, initFP, buf)
 
@@ -149,7 +150,7 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		}
 		var u uint32
 		if g != nil {
-			u = g.id(fp)
+			u = seen.id(fp)
 			sp.record(g, u, &cur)
 			g.start[u] = uint32(len(g.to))
 		}
@@ -158,17 +159,21 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 			buf = sys.Encode(buf[:0], &next)
 			nfp := model.Fingerprint(buf)
 			rep.Transitions++
-			if seen.insert(nfp, key(fp)) {
+			v, added := seen.insertID(nfp, key(fp))
+			if added {
 				fr.push(depth+1, nfp, buf)
 			}
 			if g != nil {
+				if added {
+					g.add(v, nfp)
+				}
 				c, fair := sys.FairClass(&cur, a)
 				if !fair {
 					c = 0
 				} else {
 					c |= 1 << 63 // fair classes are never 0
 				}
-				g.to = append(g.to, g.id(nfp))
+				g.to = append(g.to, v)
 				g.class = append(g.class, c)
 			}
 		}

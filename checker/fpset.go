@@ -8,6 +8,9 @@ type fpSet struct {
 	slots []fpSlot
 	mask  uint64
 	n     uint64
+	// ids, when numbering is on, holds each slot's state number: states
+	// are numbered 0, 1, ... in the order they are inserted.
+	ids []uint32
 }
 
 type fpSlot struct {
@@ -33,25 +36,52 @@ func key(fp uint64) uint64 {
 	return fp
 }
 
+// numbered turns state numbering on (see ids); the set must be empty.
+func (s *fpSet) numbered() { s.ids = make([]uint32, len(s.slots)) }
+
 // insert adds fp with its parent and reports whether it was new.
 func (s *fpSet) insert(fp, parent uint64) bool {
+	_, added := s.insertID(fp, parent)
+	return added
+}
+
+// insertID is insert that also returns the state's number (when
+// numbering is on).
+func (s *fpSet) insertID(fp, parent uint64) (uint32, bool) {
 	fp = key(fp)
 	i := (fp * 0x9e3779b97f4a7c15) >> 7 & s.mask
 	for {
 		sl := &s.slots[i]
 		if sl.fp == fp {
-			return false
+			if s.ids != nil {
+				return s.ids[i], false
+			}
+			return 0, false
 		}
 		if sl.fp == 0 {
 			sl.fp, sl.parent = fp, parent
+			id := uint32(s.n)
+			if s.ids != nil {
+				s.ids[i] = id
+			}
 			s.n++
 			if s.n*4 > uint64(len(s.slots))*3 {
 				s.grow()
 			}
-			return true
+			return id, true
 		}
 		i = (i + 1) & s.mask
 	}
+}
+
+// id returns the number of a state in the set (numbering must be on).
+func (s *fpSet) id(fp uint64) uint32 {
+	fp = key(fp)
+	i := (fp * 0x9e3779b97f4a7c15) >> 7 & s.mask
+	for s.slots[i].fp != fp {
+		i = (i + 1) & s.mask
+	}
+	return s.ids[i]
 }
 
 // parent returns the parent recorded for fp and whether fp is present.
@@ -71,10 +101,13 @@ func (s *fpSet) parent(fp uint64) (uint64, bool) {
 }
 
 func (s *fpSet) grow() {
-	old := s.slots
+	old, oldIDs := s.slots, s.ids
 	s.slots = make([]fpSlot, 2*len(old))
+	if oldIDs != nil {
+		s.ids = make([]uint32, len(s.slots))
+	}
 	s.mask = uint64(len(s.slots)) - 1
-	for _, sl := range old {
+	for j, sl := range old {
 		if sl.fp == 0 {
 			continue
 		}
@@ -83,8 +116,11 @@ func (s *fpSet) grow() {
 			i = (i + 1) & s.mask
 		}
 		s.slots[i] = sl
+		if oldIDs != nil {
+			s.ids[i] = oldIDs[j]
+		}
 	}
 }
 
 // bytes is the memory the table holds.
-func (s *fpSet) bytes() uint64 { return uint64(len(s.slots)) * 16 }
+func (s *fpSet) bytes() uint64 { return uint64(len(s.slots))*16 + uint64(len(s.ids))*4 }

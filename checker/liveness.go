@@ -25,37 +25,34 @@ type Liveness[S, M any] struct {
 // graph is the explored state graph, kept when the spec has liveness
 // properties: states are numbered in the order they are found.
 type graph struct {
-	index      map[uint64]uint32 // key(fingerprint) -> state
-	fps        []uint64          // state -> key(fingerprint)
-	start, end []uint32          // state -> its edges, once expanded
-	to         []uint32          // edge -> target state
-	class      []uint64          // edge -> fairness class, 0 when not fair
-	pending    [][]uint64        // property -> state -> bit i when node i is pending
+	fps        []uint64   // state -> key(fingerprint)
+	start, end []uint32   // state -> its edges, once expanded
+	to         []uint32   // edge -> target state
+	class      []uint64   // edge -> fairness class, 0 when not fair
+	pending    [][]uint64 // property -> state -> bit i when node i is pending
 }
 
 func newGraph(props int) *graph {
-	return &graph{index: map[uint64]uint32{}, pending: make([][]uint64, props)}
+	return &graph{pending: make([][]uint64, props)}
 }
 
-// id returns the number of the state with fingerprint fp, adding it.
-func (g *graph) id(fp uint64) uint32 {
-	fp = key(fp)
-	if u, ok := g.index[fp]; ok {
-		return u
+// add makes room for state u (numbered by the visited set) with
+// fingerprint fp.
+func (g *graph) add(u uint32, fp uint64) {
+	for uint32(len(g.fps)) <= u {
+		g.fps = append(g.fps, 0)
+		g.start = append(g.start, 0)
+		g.end = append(g.end, 0)
+		for p := range g.pending {
+			g.pending[p] = append(g.pending[p], 0)
+		}
 	}
-	u := uint32(len(g.fps))
-	g.index[fp] = u
-	g.fps = append(g.fps, fp)
-	g.start = append(g.start, 0)
-	g.end = append(g.end, 0)
-	for p := range g.pending {
-		g.pending[p] = append(g.pending[p], 0)
-	}
-	return u
+	g.fps[u] = key(fp)
 }
 
 func (g *graph) bytes() uint64 {
-	return uint64(len(g.fps))*(8+8+16+uint64(len(g.pending))*8) + uint64(len(g.to))*12
+	return uint64(cap(g.fps))*16 + uint64(cap(g.pending[0]))*8*uint64(len(g.pending)) +
+		uint64(cap(g.to))*4 + uint64(cap(g.class))*8
 }
 
 // record notes the pending nodes of state u, in world w.
@@ -106,9 +103,10 @@ func (sp *Spec[S, M]) findLasso(g *graph, n int) *lasso {
 	return nil
 }
 
-// sccs returns the strongly connected components of the subgraph of the
-// states where in holds, each sorted, in order of their smallest state.
-// It is Tarjan's algorithm with an explicit stack.
+// sccs returns the non-trivial strongly connected components of the
+// subgraph of the states where in holds (those with an edge inside: more
+// than one state, or a self-loop), each sorted, in order of their smallest
+// state. It is Tarjan's algorithm with an explicit stack.
 func (g *graph) sccs(in func(uint32) bool) [][]uint32 {
 	const none = ^uint32(0)
 	n := len(g.fps)
@@ -167,8 +165,10 @@ func (g *graph) sccs(in func(uint32) bool) [][]uint32 {
 						break
 					}
 				}
-				slices.Sort(comp)
-				comps = append(comps, comp)
+				if len(comp) > 1 || g.selfLoop(u) {
+					slices.Sort(comp)
+					comps = append(comps, comp)
+				}
 			}
 		}
 	}
@@ -266,6 +266,15 @@ func (g *graph) fairCycle(comp []uint32) *lasso {
 		l.class = append(l.class, cls...)
 	}
 	return l
+}
+
+func (g *graph) selfLoop(u uint32) bool {
+	for e := g.start[u]; e < g.end[u]; e++ {
+		if g.to[e] == u {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *graph) hasClass(u uint32, c uint64) bool {
