@@ -104,3 +104,13 @@ func TestLivenessRespectsWeakFairness(t *testing.T) {
 	require.Equal(t, checker.Pass, r.Verdict, "%v", r.Counterexample)
 	require.Equal(t, uint64(6), r.States)
 }
+
+// Random walks find the same starvation as a lasso, by revisiting a state.
+func TestWalksFindLassos(t *testing.T) {
+	r := chatterSpec(false).Check(checker.Options{Strategy: checker.Random, Seed: 1})
+	require.Equal(t, checker.Violated, r.Verdict)
+	require.Equal(t, "p1-served", r.Counterexample.Property)
+	require.NotNil(t, r.Counterexample.Loop)
+	r = chatterSpec(true).Check(checker.Options{Strategy: checker.Random, Seed: 1, Walks: 200})
+	require.Equal(t, checker.Inconclusive, r.Verdict, "%v", r.Counterexample)
+}

@@ -123,15 +123,21 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 		every = time.Second
 	}
 	init := sys.Init()
+	live := len(sp.Liveness) > 0 && !opts.SkipLiveness
+	visited := map[uint64]int{} // this walk's states -> first step
+	var masks []uint64          // this walk's pending masks, per step and property
 walks:
 	for k := first; k < last; k++ {
 		rng := walkRNG(opts.Seed, k)
 		ww := weights(sys.N(), swarm, rng)
 		cur.CopyFrom(init)
 		path = path[:0]
+		clear(visited)
+		masks = masks[:0]
 		for d := 0; ; d++ {
 			buf = sys.Encode(buf[:0], &cur)
-			seen.insert(model.Fingerprint(buf), 0)
+			fp := model.Fingerprint(buf)
+			seen.insert(fp, 0)
 			acts = sys.Actions(&cur, acts[:0])
 			if prop, _ := sp.Violation(&cur, acts); prop != "" {
 				rep.FailingWalk = &k
@@ -139,6 +145,15 @@ walks:
 				rep.ShrunkFrom = len(path)
 				rep.Counterexample = sp.shrunkTrace(path, prop)
 				break walks
+			}
+			if live {
+				if tr := sp.walkLiveness(&cur, acts, fp, path, visited, &masks); tr != nil {
+					rep.FailingWalk = &k
+					rep.Walks++
+					rep.ShrunkFrom = len(path)
+					rep.Counterexample = tr
+					break walks
+				}
 			}
 			if d > rep.Depth {
 				rep.Depth = d
@@ -182,6 +197,72 @@ walks:
 		}
 	}
 	return rep
+}
+
+// walkLiveness judges liveness on a walk that has reached w (fingerprint
+// fp, enabled actions acts) by the actions path: a terminal world that
+// leaves a node pending ends the run with it waiting forever; a world seen
+// before on this walk closes a cycle, which is a violation when some node
+// stays pending all along it and the cycle is fair (ReplayLoop judges it).
+// Liveness traces are not shrunk: dropping a step would break the cycle.
+func (sp *Spec[S, M]) walkLiveness(w *model.World[S, M], acts []model.Action, fp uint64, path []string, visited map[uint64]int, masks *[]uint64) *Trace {
+	props := len(sp.Liveness)
+	for _, l := range sp.Liveness {
+		var mask uint64
+		for i := range w.Nodes {
+			if id := model.NodeID(i); !w.IsDown(id) && l.Pending(w, id) {
+				mask |= 1 << i
+			}
+		}
+		*masks = append(*masks, mask)
+	}
+	d := len(path)
+	here := (*masks)[d*props:]
+	if len(acts) == 0 {
+		for p, m := range here {
+			if m != 0 {
+				rp, err := sp.Replay(path)
+				if err != nil {
+					panic("checker: a walk does not replay: " + err.Error())
+				}
+				node := model.NodeID(trailingZero(m))
+				rp.Trace.Property, rp.Trace.Detail = sp.Liveness[p].Name, lassoDetail(node, 0, d, false)
+				return rp.Trace
+			}
+		}
+		return nil
+	}
+	j, ok := visited[fp]
+	if !ok {
+		visited[fp] = d
+		return nil
+	}
+	for p := range props {
+		common := ^uint64(0)
+		for step := j; step <= d; step++ {
+			common &= (*masks)[step*props+p]
+		}
+		if common == 0 {
+			continue
+		}
+		rp, err := sp.ReplayLoop(path, j)
+		if err != nil {
+			panic("checker: a walk does not replay: " + err.Error())
+		}
+		if rp.Trace.Property != "" {
+			return rp.Trace
+		}
+	}
+	return nil
+}
+
+func trailingZero(m uint64) int {
+	i := 0
+	for m&1 == 0 {
+		m >>= 1
+		i++
+	}
+	return i
 }
 
 func (sp *Spec[S, M]) pollWalk(opts *Options, rep *Report, seen *fpSet, start time.Time, last *time.Time, every time.Duration) string {
