@@ -84,10 +84,6 @@ func FromTrace(protocol string, params map[string]string, cfg model.Config, tr *
 	return f
 }
 
-// actionWords are the words an action line may start with.
-var actionWords = map[string]bool{"input": true, "deliver": true, "fire": true,
-	"drop": true, "dup": true, "crash": true, "restart": true, "partition": true, "heal": true}
-
 // Write writes f in the text format.
 func (f *File) Write(w io.Writer) error {
 	var b strings.Builder
@@ -206,7 +202,7 @@ func Parse(r io.Reader) (*File, error) {
 		word, rest, _ := strings.Cut(line, " ")
 		rest = strings.TrimSpace(rest)
 		switch {
-		case actionWords[word]:
+		case model.IsActionWord(word):
 			if rest == "" {
 				return nil, &SyntaxError{n, line, "action without arguments"}
 			}
@@ -214,7 +210,7 @@ func Parse(r io.Reader) (*File, error) {
 			f.ActionLines = append(f.ActionLines, n)
 			continue
 		case len(f.Actions) > 0:
-			return nil, &SyntaxError{n, line, "expected an action (" + strings.Join(sortedWords(), ", ") + ") or ----"}
+			return nil, &SyntaxError{n, line, "expected an action (" + strings.Join(model.ActionWords(), ", ") + ") or ----"}
 		}
 		if seen[word] {
 			return nil, &SyntaxError{n, line, "duplicate header " + strconv.Quote(word)}
@@ -274,13 +270,4 @@ func Parse(r io.Reader) (*File, error) {
 		return nil, &SyntaxError{0, "", fmt.Sprintf("header says %d steps but the file has %d actions", steps, len(f.Actions))}
 	}
 	return f, nil
-}
-
-func sortedWords() []string {
-	var ws []string
-	for w := range actionWords {
-		ws = append(ws, w)
-	}
-	sort.Strings(ws)
-	return ws
 }

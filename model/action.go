@@ -46,6 +46,19 @@ func (k ActionKind) String() string {
 	return "action" + strconv.Itoa(int(k))
 }
 
+// IsActionWord reports whether word starts an action line.
+func IsActionWord(word string) bool {
+	for _, w := range actionWords {
+		if w == word {
+			return true
+		}
+	}
+	return false
+}
+
+// ActionWords lists the words that start action lines, in kind order.
+func ActionWords() []string { return append([]string(nil), actionWords[:]...) }
+
 // IsFault reports whether the action is an injected failure.
 func (k ActionKind) IsFault() bool { return k >= ActDrop && k <= ActHeal }
 

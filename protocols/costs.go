@@ -52,7 +52,7 @@ func mutexCosts[S, M any, P mutexProtocol[S, M]](p P, f mutexFormulas) ([]CostRo
 	rows := []CostRow{
 		f.enter.row("messages per entry", c.EnterMsgs),
 		f.exit.row("messages per exit, no contention", exit),
-		f.exitOneWaiter.row("messages per exit, one waiting", c.SyncExitMsgs),
+		f.exitOneWaiter.row("messages from exit to next entry, one waiting", c.SyncExitMsgs),
 		f.exitAllWaiting.row("messages of the exit step, all waiting", c.ExitAllWaiting),
 		f.client.row("client delay (latencies)", c.ClientDelay),
 		f.sync.row("synchronization delay (latencies)", c.SyncDelay),

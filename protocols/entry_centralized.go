@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/centralized"
 )
@@ -25,14 +24,19 @@ func init() {
 				return nil, err
 			}
 			p := centralized.New(n, r)
-			return &checker.Spec[centralized.State, centralized.Msg]{
-				System: model.NewSystem[centralized.State, centralized.Msg](p, cfg),
-				Invariants: []checker.Invariant[centralized.State, centralized.Msg]{
-					invariants.MutualExclusion[centralized.State, centralized.Msg](p),
-					{Name: centralized.ReleaseFromHolderName, Holds: p.ReleaseFromHolder},
-				},
-				Deadlock: true,
-			}, nil
+			return mutexSpec[centralized.State, centralized.Msg](p, cfg,
+				checker.Invariant[centralized.State, centralized.Msg]{Name: centralized.ReleaseFromHolderName, Holds: p.ReleaseFromHolder}), nil
+		},
+		Family: "mutex",
+		Costs: func(n int) ([]CostRow, error) {
+			return mutexCosts[centralized.State, centralized.Msg](centralized.New(n, 2), mutexFormulas{
+				enter:          exact("2 (request + grant)", 2),
+				exit:           exact("1 (release)", 1),
+				exitOneWaiter:  exact("2 (release + grant)", 2),
+				exitAllWaiting: exact("1", 1),
+				client:         exact("2 (request + grant)", 2),
+				sync:           exact("2 (release + grant)", 2),
+			})
 		},
 	})
 }

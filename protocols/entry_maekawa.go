@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
 )
@@ -35,14 +34,42 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return &checker.Spec[maekawa.State, maekawa.Msg]{
-				System: model.NewSystem[maekawa.State, maekawa.Msg](p, cfg),
-				Invariants: []checker.Invariant[maekawa.State, maekawa.Msg]{
-					invariants.MutualExclusion[maekawa.State, maekawa.Msg](p),
-					{Name: maekawa.ReleaseFromHolderName, Holds: p.ReleaseFromHolder},
-				},
-				Deadlock: true,
-			}, nil
+			return mutexSpec[maekawa.State, maekawa.Msg](p, cfg,
+				checker.Invariant[maekawa.State, maekawa.Msg]{Name: maekawa.ReleaseFromHolderName, Holds: p.ReleaseFromHolder}), nil
+		},
+		Family: "mutex",
+		Costs: func(n int) ([]CostRow, error) {
+			// The notes' sets of size K ~ 2 sqrt(N): the grid when N is a
+			// square, the projective plane for 7, everyone otherwise.
+			sets, err := maekawa.GridSets(n)
+			switch {
+			case n == 7:
+				sets = maekawa.PlaneSets()
+			case err != nil:
+				sets = maekawa.AllSets(n)
+			}
+			p, err := maekawa.New(n, 2, sets)
+			if err != nil {
+				return nil, err
+			}
+			k := sets[0].Len()
+			lo, hi := n, 0 // voters a waiting process shares with the one that exits
+			for a := range sets {
+				for b := range sets {
+					if a != b {
+						x := (sets[a] & sets[b]).Len()
+						lo, hi = min(lo, x), max(hi, x)
+					}
+				}
+			}
+			return mutexCosts[maekawa.State, maekawa.Msg](p, mutexFormulas{
+				enter:          formula{text: "2K", min: 2 * k, max: 2 * k},
+				exit:           exact("K", k),
+				exitOneWaiter:  formula{text: "K + |Va∩Vb| (releases + votes)", min: k + lo, max: k + hi},
+				exitAllWaiting: exact("K", k),
+				client:         exact("2", 2),
+				sync:           exact("2 (release + vote)", 2),
+			})
 		},
 	})
 }

@@ -59,5 +59,5 @@ func TestCentralizedEntry(t *testing.T) {
 	rep := target.Check(checker.Options{})
 	require.Equal(t, checker.Pass, rep.Verdict)
 	require.Equal(t, uint64(1238), rep.States)
-	require.Equal(t, []string{"mutual-exclusion", "release-from-holder", "no-deadlock"}, rep.Properties)
+	require.Equal(t, []string{"mutual-exclusion", "release-from-holder", "no-deadlock", "starvation-freedom"}, rep.Properties)
 }

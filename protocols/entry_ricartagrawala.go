@@ -39,11 +39,10 @@ func init() {
 				enter: exact("2(N-1)", 2*(n-1)),
 				exit: formula{text: "N-1", min: n - 1, max: n - 1,
 					note: "the notes count the worst case, all N-1 others waiting; an exit replies only to deferred requests"},
-				exitOneWaiter: formula{text: "N-1", min: n - 1, max: n - 1,
-					note: "one reply per deferred request: with one process waiting, one"},
+				exitOneWaiter:  exact("1 (the deferred reply)", 1),
 				exitAllWaiting: exact("N-1", n-1),
-				client: exact("2", 2),
-				sync:   exact("1 (the reply of the process in the CS)", 1),
+				client:         exact("2", 2),
+				sync:           exact("1 (the reply of the process in the CS)", 1),
 			})
 		},
 	})

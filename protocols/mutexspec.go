@@ -15,10 +15,12 @@ type mutexProtocol[S, M any] interface {
 }
 
 // mutexSpec is the standard spec of a mutual-exclusion protocol: mutual
-// exclusion, no deadlock, starvation freedom, and, when cfg tracks
-// causality, the happened-before order of requests.
-func mutexSpec[S, M any, P mutexProtocol[S, M]](p P, cfg model.Config) *checker.Spec[S, M] {
+// exclusion, the protocol's own invariants (extra), no deadlock, starvation
+// freedom, and, when cfg tracks causality, the happened-before order of
+// requests.
+func mutexSpec[S, M any, P mutexProtocol[S, M]](p P, cfg model.Config, extra ...checker.Invariant[S, M]) *checker.Spec[S, M] {
 	invs := []checker.Invariant[S, M]{invariants.MutualExclusion[S, M](p)}
+	invs = append(invs, extra...)
 	if cfg.Ordering {
 		invs = append(invs, invariants.HappenedBeforeOrder[S, M](p, p))
 	}

@@ -75,13 +75,13 @@ func cmdCosts(args []string, stdout io.Writer) (int, error) {
 	fmt.Fprintln(stdout, "(one round delivers every message in flight: one message latency)")
 	for _, t := range tables {
 		fmt.Fprintf(stdout, "\n%s\n", t.Protocol)
-		fmt.Fprintf(stdout, "  %-40s %-9s %-42s %s\n", "metric", "measured", "notes", "")
+		fmt.Fprintf(stdout, "  %-46s %-9s %-42s %s\n", "metric", "measured", "notes", "")
 		for _, r := range t.Rows {
 			mark := "ok"
 			if !r.Matches {
 				mark = "differs: " + r.Note
 			}
-			fmt.Fprintf(stdout, "  %-40s %-9s %-42s %s\n", r.Metric, r.Measured, r.Formula, mark)
+			fmt.Fprintf(stdout, "  %-46s %-9s %-42s %s\n", r.Metric, r.Measured, r.Formula, mark)
 		}
 	}
 	return 0, nil

@@ -16,7 +16,7 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 	for _, e := range protocols.All() {
 		fmt.Fprintf(stdout, "%s\n    %s\n", e.Name, e.Doc)
 		for _, p := range e.Params {
-			fmt.Fprintf(stdout, "    -%-8s %-8s %s\n", p.Name, p.Default, p.Doc)
+			fmt.Fprintf(stdout, "    -%-13s %-7s %s\n", p.Name, p.Default, p.Doc)
 		}
 		if t, _, err := e.BuildWith(nil, model.Config{}); err == nil {
 			fmt.Fprintf(stdout, "    properties: %s\n", strings.Join(t.PropertyNames(), ", "))

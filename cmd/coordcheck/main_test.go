@@ -62,7 +62,7 @@ func TestJSON(t *testing.T) {
 func TestCosts(t *testing.T) {
 	code, out, errs := runCmd("costs", "mutex", "-n", "5", "-protocol", "ricartagrawala")
 	require.Equal(t, 0, code, errs)
-	require.Contains(t, out, "messages per entry                       8         2(N-1) = 8")
+	require.Contains(t, out, "messages per entry                             8         2(N-1) = 8")
 	code, _, errs = runCmd("costs", "nosuch")
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, `unknown family "nosuch" (valid: `)

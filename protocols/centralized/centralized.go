@@ -148,6 +148,10 @@ func (p *Protocol) coordinator(s State, ev model.Event[Msg], out *model.Out[Msg]
 	return s
 }
 
+// FairInput: a client in the critical section eventually leaves it;
+// requesting is up to the environment.
+func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool { return in == mutex.Exit }
+
 // InCS: the client holds the critical section.
 func (p *Protocol) InCS(self model.NodeID, s State) bool {
 	return self != p.Coordinator() && s.Phase == mutex.Held

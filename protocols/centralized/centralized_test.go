@@ -92,6 +92,29 @@ func TestReleaseFromNonHolder(t *testing.T) {
 	require.True(t, ok)
 }
 
+// Without faults there is no deadlock (TestStateCountsMatchSPIN); with
+// them the explanation says where the token went.
+func TestExplainDeadlock(t *testing.T) {
+	p := New(2, 1)
+	wanted := State{Phase: mutex.Wanted}
+	world := func(down uint64, coord State, client0 State) *model.World[State, Msg] {
+		return &model.World[State, Msg]{Nodes: []State{client0, wanted, coord}, Timers: make([]uint64, 3), Down: down}
+	}
+	cases := []struct {
+		w    *model.World[State, Msg]
+		want string
+	}{
+		{world(1<<2, State{Holder: Nobody}, wanted), "p0 and p1 wait for the token: the coordinator p2 is down"},
+		{world(0, State{Holder: Nobody}, wanted), "p0 and p1 wait for the token: the coordinator holds it and knows of no request"},
+		{world(1<<0, State{Holder: 0}, State{}), "p1 waits for the token: the coordinator gave it to p0, which is down"},
+		{world(0, State{Holder: 0, Queue: Queue("").Push(1)}, wanted), "p0 and p1 wait for the token: the coordinator gave it to p0, and the GRANT was lost"},
+		{world(0, State{Holder: 0, Queue: Queue("").Push(1)}, State{Rounds: 1}), "p1 waits for the token: the coordinator gave it to p0, and its REL was lost"},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, p.ExplainDeadlock(c.w))
+	}
+}
+
 // Encodings round-trip exactly, and different values encode differently.
 func TestCodecRoundTrip(t *testing.T) {
 	p := New(4, 2)

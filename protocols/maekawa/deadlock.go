@@ -45,7 +45,11 @@ func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
 			}
 		}
 		if lost := votes - int(w.Nodes[i].Grants); lost > 0 {
-			lacks = append(lacks, fmt.Sprintf("%d lost GRANT(s) (%d votes for %s, %d received)", lost, votes, self, w.Nodes[i].Grants))
+			what := "a lost GRANT"
+			if lost > 1 {
+				what = fmt.Sprintf("%d lost GRANTs", lost)
+			}
+			lacks = append(lacks, fmt.Sprintf("%s (%d of the %d votes for %s arrived)", what, w.Nodes[i].Grants, votes, self))
 		}
 		if len(lacks) > 0 {
 			waits = append(waits, self.String()+" waits for "+strings.Join(lacks, " and "))

@@ -16,9 +16,10 @@
 //   - requests carry timestamps: a request takes clock+1, and receiving
 //     one sets clock to max(clock, T) (the "highest sequence number" rule,
 //     which keeps clocks bounded by N·rounds);
-//   - a voter grants its queued requests in (timestamp, id) order, and
-//     stores its queue canonically as one timestamp per process (0: not
-//     queued), so the queue's representation adds no states;
+//   - a voter grants its queued requests in (timestamp, id) order, as in
+//     Maekawa's paper (seed 001 says arrival order), and stores its queue
+//     canonically as one timestamp per process (0: not queued), so the
+//     queue's representation adds no states;
 //   - entering is an input of its own, enabled once all votes are in.
 package maekawa
 
@@ -155,6 +156,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 				s.Voted = Nobody
 			}
 		case Grant:
+			// A reply (a vote): count it towards |V_i|.
 			s.Grants++
 		}
 	}
@@ -170,6 +172,12 @@ func (p *Protocol) oldest(s *State) (model.NodeID, bool) {
 		}
 	}
 	return model.NodeID(best), best >= 0
+}
+
+// FairInput: a process that may enter eventually does, and one in the
+// critical section eventually leaves; requesting is up to the environment.
+func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
+	return in == mutex.Enter || in == mutex.Exit
 }
 
 // InCS: the process holds the critical section.

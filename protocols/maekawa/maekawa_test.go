@@ -1,6 +1,7 @@
 package maekawa
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -102,6 +103,72 @@ func TestSeed001Deadlock(t *testing.T) {
 		"p2 waits for p0 (p0 voted for p0); "+
 		"cycle p0 -> p1 -> p2 -> p0", rep.Counterexample.Detail)
 	require.Len(t, rep.Counterexample.Steps, 12)
+}
+
+// Seven processes on the projective plane (seed 001): the space is too
+// big to exhaust (SPIN stops at 8.2 million states in 120 s) and BFS
+// reaches only depth 12 in 48 million states, so this test takes two
+// other routes to the deadlock. A DFS bounded in states finds one at once;
+// and the 35-step pattern of SPIN's trail (every process requests, every
+// voter serves its own process first and queues the other requests)
+// replays to a deadlock. 35 = 5N is also the lower bound (bench/spin
+// README 3.3), so it is the shortest.
+func TestPlaneDeadlock(t *testing.T) {
+	sp := spec(t, 7, 1, "plane")
+	rep := sp.Check(checker.Options{Strategy: checker.DFS, MaxStates: 100000})
+	require.Equal(t, checker.Violated, rep.Verdict)
+	require.Equal(t, checker.DeadlockProperty, rep.Counterexample.Property)
+	require.GreaterOrEqual(t, len(rep.Counterexample.Steps), 35)
+
+	var lines []string
+	sets := PlaneSets()
+	for i := range sets {
+		lines = append(lines, fmt.Sprintf("input p%d request", i))
+	}
+	for i := range sets {
+		lines = append(lines, fmt.Sprintf("deliver p%d->p%d REQ(ts=1)", i, i), fmt.Sprintf("deliver p%d->p%d GRANT", i, i))
+	}
+	for i, v := range sets {
+		for _, j := range v.Members() {
+			if int(j) != i {
+				lines = append(lines, fmt.Sprintf("deliver p%d->%s REQ(ts=1)", i, j))
+			}
+		}
+	}
+	require.Len(t, lines, 35)
+	r, err := sp.Replay(lines)
+	require.NoError(t, err)
+	require.Equal(t, checker.DeadlockProperty, r.Trace.Property)
+	require.Equal(t, "circular wait: "+
+		"p0 waits for p1 (p1 voted for p1) and p2 (p2 voted for p2), "+
+		"p1 waits for p3 (p3 voted for p3) and p5 (p5 voted for p5), "+
+		"p2 waits for p4 (p4 voted for p4) and p5 (p5 voted for p5), "+
+		"p3 waits for p0 (p0 voted for p0) and p4 (p4 voted for p4), "+
+		"p4 waits for p1 (p1 voted for p1) and p6 (p6 voted for p6), "+
+		"p5 waits for p0 (p0 voted for p0) and p6 (p6 voted for p6), "+
+		"p6 waits for p2 (p2 voted for p2) and p3 (p3 voted for p3); "+
+		"cycle p0 -> p1 -> p3 -> p0", r.Trace.Detail)
+}
+
+// With faults, a deadlock need not be a cycle: a vote can sit with a
+// crashed voter or a GRANT be lost. The explanation says so.
+func TestExplainDeadlockWithFaults(t *testing.T) {
+	sets, err := ParseSets("0,1;1,2;0,2", 3)
+	require.NoError(t, err)
+	p, err := New(3, 1, sets)
+	require.NoError(t, err)
+	w := &model.World[State, Msg]{
+		Nodes: []State{
+			{Phase: mutex.Wanted, Clock: 1, TS: 1, Voted: 0},            // its own GRANT was dropped
+			{Phase: mutex.Wanted, Clock: 1, TS: 1, Grants: 1, Voted: 1}, // waits for p2
+			{Voted: Nobody}, // crashed
+		},
+		Timers: make([]uint64, 3),
+		Down:   1 << 2,
+	}
+	require.Equal(t, "no action is enabled: "+
+		"p0 waits for p1 (p1 voted for p1) and a lost GRANT (0 of the 1 votes for p0 arrived), "+
+		"p1 waits for p2 (down)", p.ExplainDeadlock(w))
 }
 
 // Reference: seed 000, "On receipt of a release": the voter passes its
