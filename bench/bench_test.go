@@ -51,3 +51,38 @@ func BenchmarkRA_N4_R2(b *testing.B) {
 func BenchmarkRA_N4_R1_Liveness(b *testing.B) {
 	run(b, "ricartagrawala", map[string]string{"n": "4", "rounds": "1", "clock": "spin"}, checker.Options{})
 }
+
+// Maekawa with the projective-plane sets of seed 001 (N=7): more than 8
+// million states; SPIN cannot finish it in two minutes. The benchmark
+// explores the first 2 million states (BFS) to measure throughput.
+func BenchmarkMaekawa_Plane(b *testing.B) {
+	run(b, "maekawa", map[string]string{"n": "7", "sets": "plane"}, checker.Options{MaxStates: 2_000_000, SkipLiveness: true, Exhaust: true})
+}
+
+// Swarm search on configurations BFS cannot finish in a minute.
+func runWalks(b *testing.B, name string, params map[string]string) {
+	b.Helper()
+	e, _ := protocols.Lookup(name)
+	t, _, err := e.BuildWith(params, model.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rep *checker.Report
+	for b.Loop() {
+		rep = t.Check(checker.Options{Strategy: checker.Swarm, Walks: 2000, Seed: 1, Exhaust: true})
+	}
+	b.ReportMetric(rep.StepsPerSecond, "steps/s")
+	b.ReportMetric(float64(rep.Transitions), "steps")
+	b.ReportMetric(float64(rep.States), "distinct")
+	if len(rep.ViolationCounts) > 0 {
+		b.ReportMetric(float64(rep.ViolationCounts[0].States), "failing-walks")
+	}
+}
+
+func BenchmarkSwarm_RA_N8_R2(b *testing.B) {
+	runWalks(b, "ricartagrawala", map[string]string{"n": "8", "rounds": "2"})
+}
+
+func BenchmarkSwarm_Maekawa_Plane_R2(b *testing.B) {
+	runWalks(b, "maekawa", map[string]string{"n": "7", "sets": "plane", "rounds": "2"})
+}

@@ -51,7 +51,8 @@ type Options struct {
 	// not kept, which saves its memory on large spaces.
 	SkipLiveness bool
 	// Exhaust keeps searching after a violation, to count every violating
-	// state (like SPIN's -c0); the counterexample is still the first found.
+	// state (like SPIN's -c0), or for random and swarm search every failing
+	// walk; the counterexample is still the first found.
 	Exhaust bool
 	// Progress, when set, is called about every ProgressInterval (default
 	// one second) during the search.

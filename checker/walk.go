@@ -123,6 +123,7 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 		every = time.Second
 	}
 	init := sys.Init()
+	failing := uint64(0)
 	live := len(sp.Liveness) > 0 && !opts.SkipLiveness
 	visited := map[uint64]int{} // this walk's states -> first step
 	var masks []uint64          // this walk's pending masks, per step and property
@@ -139,21 +140,26 @@ walks:
 			fp := model.Fingerprint(buf)
 			seen.insert(fp, 0)
 			acts = sys.Actions(&cur, acts[:0])
-			if prop, _ := sp.Violation(&cur, acts); prop != "" {
-				rep.FailingWalk = &k
-				rep.Walks++
-				rep.ShrunkFrom = len(path)
-				rep.Counterexample = sp.shrunkTrace(path, prop)
-				break walks
+			prop, _ := sp.Violation(&cur, acts)
+			var lasso *Trace
+			if prop == "" && live {
+				lasso = sp.walkLiveness(&cur, acts, fp, path, visited, &masks)
 			}
-			if live {
-				if tr := sp.walkLiveness(&cur, acts, fp, path, visited, &masks); tr != nil {
+			if prop != "" || lasso != nil {
+				failing++
+				if rep.Counterexample == nil {
 					rep.FailingWalk = &k
-					rep.Walks++
 					rep.ShrunkFrom = len(path)
-					rep.Counterexample = tr
+					rep.Counterexample = lasso
+					if prop != "" {
+						rep.Counterexample = sp.shrunkTrace(path, prop)
+					}
+				}
+				if !opts.Exhaust {
+					rep.Walks++
 					break walks
 				}
+				break
 			}
 			if d > rep.Depth {
 				rep.Depth = d
@@ -188,7 +194,7 @@ walks:
 	switch {
 	case rep.Counterexample != nil:
 		rep.Verdict = Violated
-		rep.ViolationCounts = []PropertyCount{{rep.Counterexample.Property, 1}}
+		rep.ViolationCounts = []PropertyCount{{rep.Counterexample.Property, failing}}
 	default:
 		// A random search that finds nothing proves nothing.
 		rep.Verdict = Inconclusive

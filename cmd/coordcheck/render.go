@@ -23,7 +23,10 @@ func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 			group(uint64(rep.StatesPerSecond)), float64(rep.TableBytes+rep.FrontierBytes)/(1<<20), rep.BytesPerState())
 	}
 	for _, c := range rep.ViolationCounts {
-		if exhaust {
+		switch {
+		case exhaust && rep.Walks > 0:
+			fmt.Fprintf(w, "failing walks: %s %s\n", group(c.States), c.Property)
+		case exhaust:
 			fmt.Fprintf(w, "violating states: %s %s\n", group(c.States), c.Property)
 		}
 	}
