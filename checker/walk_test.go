@@ -66,3 +66,22 @@ func TestWalksWithoutViolationAreInconclusive(t *testing.T) {
 	require.Equal(t, uint64(50), r.Walks)
 	require.Equal(t, "walks 50 of depth 200", r.Bound)
 }
+
+// Random search stops at its bounds and when interrupted, and says what
+// it covered.
+func TestWalksStop(t *testing.T) {
+	sp := raSpec(3, 1, model.Config{})
+	stop := make(chan struct{})
+	close(stop)
+	r := sp.Check(checker.Options{Strategy: checker.Random, Walks: 1_000_000, Stop: stop})
+	require.Equal(t, checker.Inconclusive, r.Verdict)
+	require.Equal(t, "interrupted", r.Bound)
+	require.Equal(t, uint64(64), r.Walks, "polled every 64 walks")
+	require.Positive(t, r.Transitions)
+
+	r = sp.Check(checker.Options{Strategy: checker.Swarm, Walks: 1_000_000, Timeout: 1})
+	require.Equal(t, "timeout 1ns", r.Bound)
+	r = sp.Check(checker.Options{Strategy: checker.Random, Walks: 1_000_000, MaxStates: 100})
+	require.Equal(t, "max-states 100", r.Bound)
+	require.GreaterOrEqual(t, r.States, uint64(100))
+}
