@@ -58,7 +58,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	walk := fs.Int("walk", -1, "random and swarm: run only this walk (to replay it)")
 	maxStates := fs.Uint64("max-states", 0, "stop after this many distinct states (0: no bound)")
 	maxDepth := fs.Int("max-depth", 0, "do not expand states deeper than this (0: no bound)")
-	maxMem := fs.Uint64("max-memory", 0, "stop when the search holds this many MB (0: no bound)")
+	maxMem := fs.Uint64("max-memory", defaultMaxMemoryMB(), "stop when the search holds this many MB (default: 3/4 of the memory available at start)")
 	timeout := fs.Duration("timeout", 0, "stop after this long, e.g. 30s (0: no bound)")
 	exhaust := fs.Bool("exhaust", false, "keep going after a violation and count every violating state")
 	liveness := fs.Bool("liveness", true, "check liveness properties too (keeps the state graph in memory)")
@@ -257,7 +257,8 @@ search flags:
   -max-states N        stop after N distinct states (0: no bound)
   -max-depth N         do not expand states deeper than N (0: no bound;
                        random and swarm: the length of each walk, default 200)
-  -max-memory MB       stop when the search holds this much memory (0: no bound)
+  -max-memory MB       stop when the search holds this much memory (default 3/4
+                       of the memory available at start; 0: no bound)
   -timeout D           stop after D, e.g. 30s or 5m (0: no bound)
   -exhaust             keep going after a violation; count every violating state
   -liveness=false      check safety only (liveness keeps the whole state graph)
@@ -282,6 +283,24 @@ func writeFileAtomic(path string, f *counterexamples.File) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// defaultMaxMemoryMB is 3/4 of the memory available when coordcheck
+// starts, so that a search that outgrows the machine stops with a verdict
+// (inconclusive) instead of being killed; 8 GB when it cannot be read.
+func defaultMaxMemoryMB() uint64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+				var kb uint64
+				if _, err := fmt.Sscan(rest, &kb); err == nil && kb > 0 {
+					return kb / 1024 * 3 / 4
+				}
+			}
+		}
+	}
+	return 8 << 10
 }
 
 func isTerminal(w io.Writer) bool {
