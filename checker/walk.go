@@ -22,6 +22,19 @@ const (
 	DefaultWalkDepth = 200
 )
 
+// ExtraWalks is how many more walks random search runs after its first
+// failure, to find a shorter one to shrink (unless Options.Exhaust, which
+// runs them all).
+const ExtraWalks = 64
+
+// failure is a failing walk: its actions and what it violates.
+type failure struct {
+	walk  int
+	path  []string
+	prop  string // a safety property, or
+	lasso *Trace // a liveness lasso
+}
+
 // walkWeights biases the choice of action in one walk.
 type walkWeights struct {
 	kind [model.ActHeal + 1]float64 // per action kind
@@ -124,10 +137,10 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 	}
 	init := sys.Init()
 	failing := uint64(0)
+	var best *failure
 	live := len(sp.Liveness) > 0 && !opts.SkipLiveness
 	visited := map[uint64]int{} // this walk's states -> first step
 	var masks []uint64          // this walk's pending masks, per step and property
-walks:
 	for k := first; k < last; k++ {
 		rng := walkRNG(opts.Seed, k)
 		ww := weights(sys.N(), swarm, rng)
@@ -147,17 +160,12 @@ walks:
 			}
 			if prop != "" || lasso != nil {
 				failing++
-				if rep.Counterexample == nil {
-					rep.FailingWalk = &k
-					rep.ShrunkFrom = len(path)
-					rep.Counterexample = lasso
-					if prop != "" {
-						rep.Counterexample = sp.shrunkTrace(path, prop)
-					}
+				if best == nil || len(path) < len(best.path) {
+					best = &failure{walk: k, path: append([]string(nil), path...), prop: prop, lasso: lasso}
 				}
-				if !opts.Exhaust {
-					rep.Walks++
-					break walks
+				if failing == 1 && !opts.Exhaust {
+					// Look a little further for a shorter failure, then stop.
+					last = min(last, k+1+ExtraWalks)
 				}
 				break
 			}
@@ -182,6 +190,14 @@ walks:
 				rep.Bound = b
 				break
 			}
+		}
+	}
+	if best != nil {
+		rep.FailingWalk = &best.walk
+		rep.ShrunkFrom = len(best.path)
+		rep.Counterexample = best.lasso
+		if best.prop != "" {
+			rep.Counterexample = sp.shrunkTrace(best.path, best.prop)
 		}
 	}
 	rep.States = seen.n
