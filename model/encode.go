@@ -1,0 +1,103 @@
+package model
+
+// Encode appends the canonical encoding of w to b.
+func (sys *System[S, M]) Encode(b []byte, w *World[S, M]) []byte {
+	for i := range w.Nodes {
+		b = sys.P.AppendState(b, w.Nodes[i])
+	}
+	for _, t := range w.Timers {
+		b = AppendUvarint(b, t)
+	}
+	b = AppendUvarint(b, w.Down)
+	if sys.Config.Faults.Any() {
+		b = append(b, w.Used[:]...)
+		b = AppendUvarint(b, w.Cut)
+	}
+	if sys.Config.Ordering {
+		for i := range w.VC {
+			b = AppendUvarint(AppendUvarint(b, w.VC[i]), w.ReqVC[i])
+		}
+	}
+	if sys.Config.AppMsgs > 0 {
+		b = append(b, w.AppSent)
+	}
+	if sys.Config.History {
+		b = AppendUvarint(b, uint64(len(w.History)))
+		for _, r := range w.History {
+			b = AppendString(append(b, byte(r.Node)), r.Text)
+		}
+	}
+	b = AppendUvarint(b, uint64(len(w.Net)))
+	for i := range w.Net {
+		e := &w.Net[i]
+		b = append(b, byte(e.To), byte(e.From))
+		if sys.Config.AppMsgs > 0 {
+			b = AppendBool(b, e.App)
+		}
+		b = sys.P.AppendMsg(b, e.Msg)
+		if sys.Config.Ordering {
+			b = AppendUvarint(b, e.VC)
+		}
+	}
+	return b
+}
+
+// Decode sets w to the world encoded in b, reusing w's memory.
+func (sys *System[S, M]) Decode(b []byte, w *World[S, M]) {
+	w.Nodes = w.Nodes[:0]
+	for range sys.n {
+		var s S
+		s, b = sys.P.ReadState(b)
+		w.Nodes = append(w.Nodes, s)
+	}
+	w.Timers = w.Timers[:0]
+	for range sys.n {
+		var t uint64
+		t, b = ReadUvarint(b)
+		w.Timers = append(w.Timers, t)
+	}
+	w.Down, b = ReadUvarint(b)
+	w.Used, w.Cut = [numFaults]uint8{}, 0
+	if sys.Config.Faults.Any() {
+		copy(w.Used[:], b)
+		w.Cut, b = ReadUvarint(b[numFaults:])
+	}
+	w.VC, w.ReqVC = w.VC[:0], w.ReqVC[:0]
+	if sys.Config.Ordering {
+		for range sys.n {
+			var vc, req uint64
+			vc, b = ReadUvarint(b)
+			req, b = ReadUvarint(b)
+			w.VC, w.ReqVC = append(w.VC, vc), append(w.ReqVC, req)
+		}
+	}
+	w.AppSent = 0
+	if sys.Config.AppMsgs > 0 {
+		w.AppSent, b = b[0], b[1:]
+	}
+	w.History = w.History[:0]
+	if sys.Config.History {
+		var h uint64
+		h, b = ReadUvarint(b)
+		for range h {
+			r := Record{Node: NodeID(b[0])}
+			r.Text, b = ReadString(b[1:])
+			w.History = append(w.History, r)
+		}
+	}
+	var k uint64
+	k, b = ReadUvarint(b)
+	w.Net = w.Net[:0]
+	for range k {
+		e := Envelope[M]{To: NodeID(b[0]), From: NodeID(b[1])}
+		b = b[2:]
+		if sys.Config.AppMsgs > 0 {
+			e.App, b = ReadBool(b)
+		}
+		e.Msg, b = sys.P.ReadMsg(b)
+		if sys.Config.Ordering {
+			e.VC, b = ReadUvarint(b)
+		}
+		w.Net = append(w.Net, e)
+	}
+}
