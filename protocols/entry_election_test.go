@@ -1,0 +1,86 @@
+package protocols
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// The measured costs of every election protocol match the notes' figures
+// for N from 3 to 7, except the bully algorithm's completion times, whose
+// rows say why.
+func TestElectionCostsMatchTheNotes(t *testing.T) {
+	differs := map[string][]string{
+		"bully": {"coordinator crashed, best: completion time", "coordinator crashed, worst: completion time"},
+	}
+	seen := 0
+	for _, e := range All() {
+		if e.Family != "election" || e.Costs == nil {
+			continue
+		}
+		seen++
+		for n := 3; n <= 7; n++ {
+			rows, err := e.Costs(n)
+			require.NoError(t, err, "%s n=%d", e.Name, n)
+			var got []string
+			for _, r := range rows {
+				if !r.Matches {
+					got = append(got, r.Metric)
+					require.NotEmpty(t, r.Note, "%s n=%d %s: a difference must say why", e.Name, n, r.Metric)
+				}
+			}
+			require.Equal(t, differs[e.Name], got, "%s n=%d: %+v", e.Name, n, rows)
+		}
+	}
+	require.Equal(t, 2, seen)
+}
+
+// The bully entry: the notes' counterexample with a restart, agreement at
+// all times on request, and bad values refused.
+func TestBullyEntry(t *testing.T) {
+	e, ok := Lookup("bully")
+	require.True(t, ok)
+	faults, err := model.ParseFaults("crash=1,restart=1")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		agreement, property string
+		steps               int
+	}{{"end", "election-safety", 8}, {"always", "agreement", 4}} {
+		target, v, err := e.BuildWith(map[string]string{"agreement": c.agreement}, model.Config{Faults: faults})
+		require.NoError(t, err)
+		require.Equal(t, "n=3 agreement="+c.agreement, v.String())
+		rep := target.Check(checker.Options{})
+		require.Equal(t, checker.Violated, rep.Verdict)
+		require.Equal(t, c.property, rep.Counterexample.Property)
+		require.Len(t, rep.Counterexample.Steps, c.steps)
+	}
+	_, _, err = e.BuildWith(map[string]string{"agreement": "never"}, model.Config{})
+	require.EqualError(t, err, `parameter agreement="never": want end or always`)
+	_, _, err = e.BuildWith(map[string]string{"n": "1"}, model.Config{})
+	require.EqualError(t, err, `parameter n="1": want an integer from 2 to 63`)
+}
+
+// The ring entry: Chang-Roberts by default, SPIN's counts, both variants.
+func TestRingElectionEntry(t *testing.T) {
+	e, ok := Lookup("ringelection")
+	require.True(t, ok)
+	target, v, err := e.BuildWith(nil, model.Config{})
+	require.NoError(t, err)
+	require.Equal(t, "n=4 variant=changroberts initiators=all agreement=always", v.String())
+	rep := target.Check(checker.Options{})
+	require.Equal(t, checker.Pass, rep.Verdict)
+	require.Equal(t, uint64(116), rep.States)
+	require.Equal(t, []string{"election-safety", "agreement", "no-deadlock", "election-liveness"}, rep.Properties)
+
+	target, _, err = e.BuildWith(map[string]string{"n": "3", "variant": "enhanced"}, model.Config{})
+	require.NoError(t, err)
+	require.Equal(t, checker.Pass, target.Check(checker.Options{}).Verdict)
+
+	_, _, err = e.BuildWith(map[string]string{"variant": "lelann"}, model.Config{})
+	require.EqualError(t, err, `parameter variant="lelann": want changroberts or enhanced`)
+	_, _, err = e.BuildWith(map[string]string{"initiators": "p9"}, model.Config{})
+	require.Error(t, err)
+}

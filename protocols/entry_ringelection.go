@@ -1,0 +1,56 @@
+package protocols
+
+import (
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/ringelection"
+)
+
+func init() {
+	register(Entry{
+		Name: "ringelection",
+		Doc: "ring election on a unidirectional ring, ids N-i: Chang-Roberts (several initiators, redundant elections " +
+			"killed off) or the enhanced ring (list of ids, crashed successors skipped) (seeds 001, 003)",
+		Params: []Param{paramN("4"),
+			{"variant", "changroberts", "changroberts (Chang and Roberts) or enhanced (the list of ids, polling successors)"},
+			{"initiators", "all", "processes that may start an election spontaneously: all, or ids like p1+p3"},
+			paramAgreement("always")},
+		Build: func(v Values, cfg model.Config) (checker.Target, error) {
+			n, err := v.Int("n", 1, 32)
+			if err != nil {
+				return nil, err
+			}
+			variant, err := ringelection.ParseVariant(v.Get("variant"))
+			if err != nil {
+				return nil, err
+			}
+			p := ringelection.New(n, variant)
+			if p.Initiators, err = ringelection.ParseInitiators(v.Get("initiators"), n); err != nil {
+				return nil, err
+			}
+			always, err := agreementAlways(v)
+			if err != nil {
+				return nil, err
+			}
+			return electionSpec[ringelection.State, ringelection.Msg](p, cfg, always), nil
+		},
+		Family: "election",
+		Costs: func(n int) ([]CostRow, error) {
+			cr, err := ringCosts(n, ringelection.ChangRoberts)
+			if err != nil {
+				return nil, err
+			}
+			en, err := ringCosts(n, ringelection.Enhanced)
+			if err != nil {
+				return nil, err
+			}
+			for i := range cr {
+				cr[i].Metric = "changroberts, " + cr[i].Metric
+			}
+			for i := range en {
+				en[i].Metric = "enhanced, " + en[i].Metric
+			}
+			return append(cr, en...), nil
+		},
+	})
+}
