@@ -131,7 +131,7 @@ func (r *replayer[S, M]) step(match func(a model.Action, next *model.World[S, M]
 			Action: r.sys.FormatAction(r.cur, a),
 			Node:   a.Node.String(),
 			State:  r.sys.P.FormatState(a.Node, r.next.Nodes[a.Node]),
-			Sends:  r.sys.FormatSends(a.Node),
+			Sends:  r.sys.FormatSends(r.next, a.Node),
 		}
 		r.steps = append(r.steps, st)
 		r.cur, r.next = r.next, r.cur

@@ -68,10 +68,17 @@ func (sys *System[S, M]) FormatWorld(w *World[S, M]) []string {
 }
 
 // FormatSends renders the messages the last step sent, as "p0->p1 REQ(ts=1)".
-func (sys *System[S, M]) FormatSends(self NodeID) []string {
+// A message that was lost at once, because its receiver is down or a
+// partition separates the two, is marked "(lost)". w is the world after
+// the step.
+func (sys *System[S, M]) FormatSends(w *World[S, M], self NodeID) []string {
 	var out []string
 	for _, s := range sys.out.sends {
-		out = append(out, fmt.Sprintf("%s->%s %s", self, s.to, sys.P.FormatMsg(s.msg)))
+		line := fmt.Sprintf("%s->%s %s", self, s.to, sys.P.FormatMsg(s.msg))
+		if w.IsDown(s.to) || w.Separated(self, s.to) {
+			line += " (lost)"
+		}
+		out = append(out, line)
 	}
 	return out
 }
