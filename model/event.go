@@ -83,3 +83,10 @@ func (o *Out[M]) Sends(f func(to NodeID, msg M)) {
 
 // Outputs returns the outcomes recorded, in order.
 func (o *Out[M]) Outputs() []string { return o.outputs }
+
+// TimerOps calls f for every timer set (set true) or cancelled, in order.
+func (o *Out[M]) TimerOps(f func(id TimerID, set bool)) {
+	for _, t := range o.timers {
+		f(t.id, t.set)
+	}
+}
