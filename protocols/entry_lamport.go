@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/lamport"
 )
@@ -22,11 +21,18 @@ func init() {
 				return nil, err
 			}
 			p := lamport.New(n, r)
-			return &checker.Spec[lamport.State, lamport.Msg]{
-				System:     model.NewSystem[lamport.State, lamport.Msg](p, cfg),
-				Invariants: []checker.Invariant[lamport.State, lamport.Msg]{invariants.MutualExclusion[lamport.State, lamport.Msg](p)},
-				Deadlock:   true,
-			}, nil
+			return mutexSpec[lamport.State, lamport.Msg](p, cfg), nil
+		},
+		Family: "mutex",
+		Costs: func(n int) ([]CostRow, error) {
+			return mutexCosts[lamport.State, lamport.Msg](lamport.New(n, 2), mutexFormulas{
+				enter:          exact("2(N-1) (requests + replies; 3(N-1) per CS)", 2*(n-1)),
+				exit:           exact("N-1 (releases)", n-1),
+				exitOneWaiter:  exact("N-1 (releases)", n-1),
+				exitAllWaiting: exact("N-1", n-1),
+				client:         exact("2 (request + reply)", 2),
+				sync:           exact("T: 1 (the release)", 1),
+			})
 		},
 	})
 }

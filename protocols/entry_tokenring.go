@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/tokenring"
 )
@@ -22,14 +21,9 @@ func init() {
 				return nil, err
 			}
 			p := tokenring.New(n, r)
-			return &checker.Spec[tokenring.State, tokenring.Msg]{
-				System: model.NewSystem[tokenring.State, tokenring.Msg](p, cfg),
-				Invariants: []checker.Invariant[tokenring.State, tokenring.Msg]{
-					invariants.MutualExclusion[tokenring.State, tokenring.Msg](p),
-					{Name: tokenring.OneTokenName, Holds: p.OneToken},
-				},
-				Deadlock: true,
-			}, nil
+			return mutexSpec[tokenring.State, tokenring.Msg](p, cfg,
+				checker.Invariant[tokenring.State, tokenring.Msg]{Name: tokenring.OneTokenName, Holds: p.OneToken}), nil
 		},
+		Family: "mutex",
 	})
 }

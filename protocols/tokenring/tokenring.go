@@ -19,7 +19,7 @@
 // nobody wants the critical section (seed 001: bandwidth "1 (all enter) to
 // ∞ (none enter)"). Forwarding is part of receiving the token, so it is a
 // message delivery: under weak fairness of delivery the token keeps moving,
-// which is what a liveness check of "every request is granted" relies on.
+// which is what starvation freedom ("every request is granted") relies on.
 // The state space stays finite because each process enters at most Rounds
 // times; once every process is done, the token's tour repeats states.
 //
@@ -142,6 +142,12 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	return s
 }
 
+// FairInput: a process that may enter eventually does, and one in the
+// critical section eventually leaves; requesting is up to the environment.
+func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
+	return in == mutex.Enter || in == mutex.Exit
+}
+
 // InCS: the process holds the critical section.
 func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
 
@@ -162,7 +168,7 @@ func (p *Protocol) OneToken(w *model.World[State, Msg]) (bool, string) {
 			holders++
 		}
 	}
-	flying := w.InFlight(func(e model.Envelope[Msg]) bool { return e.Msg.Kind == Token })
+	flying := w.InFlight(func(e model.Envelope[Msg]) bool { return !e.App && e.Msg.Kind == Token })
 	if holders+flying == 1 {
 		return true, ""
 	}

@@ -1,0 +1,194 @@
+package tokenring
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
+)
+
+func spec(n, rounds int) *checker.Spec[State, Msg] {
+	p := New(n, rounds)
+	return &checker.Spec[State, Msg]{
+		System: model.NewSystem[State, Msg](p, model.Config{}),
+		Invariants: []checker.Invariant[State, Msg]{
+			invariants.MutualExclusion[State, Msg](p),
+			{Name: OneTokenName, Holds: p.OneToken},
+		},
+		Deadlock: true,
+		Liveness: []checker.Liveness[State, Msg]{invariants.StarvationFreedom[State, Msg](p)},
+	}
+}
+
+// Pinned counts: any change in behaviour shows here. The counts equal the
+// closed forms of TestCountsByHand. Every configuration passes mutual
+// exclusion, one-token, no-deadlock and starvation freedom.
+func TestStateCounts(t *testing.T) {
+	cases := []struct {
+		n, rounds     int
+		states, edges uint64
+		depth         int
+	}{
+		{2, 1, 30, 46, 9},
+		{3, 1, 135, 252, 14},
+		{3, 2, 675, 1365, 26},
+		{4, 1, 540, 1188, 19},
+		{4, 2, 4500, 10900, 35},
+		{5, 2, 28125, 79375, 44},
+	}
+	for _, c := range cases {
+		rep := spec(c.n, c.rounds).Check(checker.Options{})
+		require.Equal(t, checker.Pass, rep.Verdict, "n=%d rounds=%d", c.n, c.rounds)
+		require.Equal(t, c.states, rep.States, "n=%d rounds=%d", c.n, c.rounds)
+		require.Equal(t, c.edges, rep.Transitions, "n=%d rounds=%d", c.n, c.rounds)
+		require.Equal(t, c.depth, rep.Depth, "n=%d rounds=%d", c.n, c.rounds)
+	}
+}
+
+// The reachable states counted by hand. A process without the token is
+// RELEASED after k rounds (k = 0..R) or WANTED after k rounds (k < R):
+// 2R+1 states. A process with the token is WANTED or HELD, after k < R
+// rounds: 2R states. Either the token is in flight on one of the N links
+// and every process is tokenless, or one of N processes holds it:
+//
+//	states = N·(2R+1)^N + N·2R·(2R+1)^(N-1) = N·(4R+1)·(2R+1)^(N-1).
+//
+// Every one of them is reachable, as the token keeps circulating. Edges:
+// a state with the token in flight has one delivery, a holder has one
+// input (enter or exit), and each RELEASED process with rounds left (R of
+// the 2R+1 tokenless states) has request:
+//
+//	edges = N·(2R+1)^N + N·N·R·(2R+1)^(N-1)               (in flight)
+//	      + N·2R·(2R+1)^(N-1) + N·2R·(N-1)·R·(2R+1)^(N-2)  (held).
+func TestCountsByHand(t *testing.T) {
+	pow := func(b, e int) uint64 {
+		x := uint64(1)
+		for range e {
+			x *= uint64(b)
+		}
+		return x
+	}
+	for n := 2; n <= 5; n++ {
+		for r := 1; r <= 3; r++ {
+			if n == 5 && r == 3 {
+				continue
+			}
+			N, R, T := uint64(n), uint64(r), 2*r+1
+			states := N*pow(T, n) + N*2*R*pow(T, n-1)
+			edges := N*pow(T, n) + N*N*R*pow(T, n-1) + N*2*R*pow(T, n-1) + N*2*R*(N-1)*R*pow(T, n-2)
+			rep := spec(n, r).Check(checker.Options{})
+			require.Equal(t, checker.Pass, rep.Verdict, "n=%d rounds=%d", n, r)
+			require.Equal(t, states, rep.States, "n=%d rounds=%d", n, r)
+			require.Equal(t, edges, rep.Transitions, "n=%d rounds=%d", n, r)
+		}
+	}
+}
+
+// Reference: seed 000, "Token ring algorithm": p0 starts with the token and,
+// not wanting the CS, forwards it clockwise; a process in enter() keeps it,
+// enters, and passes it to its successor on exit.
+func TestTokenCirculates(t *testing.T) {
+	r, err := spec(3, 1).Replay([]string{
+		"input p2 request",
+		"deliver p0->p1 TOKEN",
+		"deliver p1->p2 TOKEN",
+		"input p2 enter",
+		"input p2 exit",
+		"deliver p2->p0 TOKEN",
+		"deliver p0->p1 TOKEN",
+	})
+	require.NoError(t, err)
+	steps := r.Trace.Steps
+	require.Equal(t, []string{"p1->p2 TOKEN"}, steps[1].Sends) // p1 does not want it: forward
+	require.Equal(t, "WANTED token rounds=0", steps[2].State)  // p2 wants it: keep
+	require.Empty(t, steps[2].Sends)
+	require.Equal(t, "HELD token rounds=0", steps[3].State)
+	require.Equal(t, "RELEASED rounds=1", steps[4].State)
+	require.Equal(t, []string{"p2->p0 TOKEN"}, steps[4].Sends) // exit: to the successor
+	require.Equal(t, []string{"p0->p1 TOKEN"}, steps[5].Sends) // ring wraps around
+	require.Empty(t, r.Trace.Property)
+}
+
+// Reference: seed 000, "Not necessarily the process enters the critical
+// section": enter is offered only to a WANTED process holding the token.
+func TestEnterNeedsToken(t *testing.T) {
+	p := New(3, 1)
+	require.Equal(t, []model.Input{mutex.Request}, p.Inputs(0, State{}, nil))
+	require.Empty(t, p.Inputs(0, State{Phase: mutex.Wanted}, nil))
+	require.Equal(t, []model.Input{mutex.Enter}, p.Inputs(0, State{Phase: mutex.Wanted, Token: true}, nil))
+	require.Equal(t, []model.Input{mutex.Exit}, p.Inputs(0, State{Phase: mutex.Held, Token: true}, nil))
+	require.Empty(t, p.Inputs(0, State{Rounds: 1}, nil))
+}
+
+// A lost token violates OneToken (what the regeneration variants repair);
+// without loss the token still circulates once every process is done.
+func TestOneToken(t *testing.T) {
+	p := New(2, 1)
+	w := &model.World[State, Msg]{Nodes: []State{{}, {}}, Timers: make([]uint64, 2)}
+	ok, why := p.OneToken(w)
+	require.False(t, ok)
+	require.Equal(t, "0 tokens: 0 held, 0 in flight", why)
+	w.Net = []model.Envelope[Msg]{{From: 1, To: 0, Msg: Msg{Token}}, {From: 2, To: 0, App: true}}
+	ok, _ = p.OneToken(w) // an application message is no token
+	require.True(t, ok)
+	w.Nodes[0] = State{Phase: mutex.Wanted, Token: true}
+	ok, why = p.OneToken(w)
+	require.False(t, ok)
+	require.Equal(t, "2 tokens: 1 held, 1 in flight", why)
+
+	r, err := spec(2, 1).Replay([]string{
+		"input p0 request", "input p1 request",
+		"deliver p0->p1 TOKEN", "input p1 enter", "input p1 exit",
+		"deliver p1->p0 TOKEN", "input p0 enter", "input p0 exit",
+		"deliver p0->p1 TOKEN", "deliver p1->p0 TOKEN", "deliver p0->p1 TOKEN",
+	})
+	require.NoError(t, err)
+	require.Equal(t, []string{"p0  RELEASED rounds=1", "p1  RELEASED rounds=1", "net  p1->p0  TOKEN"}, r.Trace.Final)
+}
+
+// Reference: seed 001's table, token ring: happened-before ordering "No".
+// The token serves requests in ring order: p2 asks first and tells p1
+// (an application message), p1 asks next, and the token reaches p1 first.
+func TestHappenedBeforeNotGuaranteed(t *testing.T) {
+	p := New(3, 1)
+	sp := &checker.Spec[State, Msg]{
+		System:     model.NewSystem[State, Msg](p, model.Config{Ordering: true, AppMsgs: 1}),
+		Invariants: []checker.Invariant[State, Msg]{invariants.HappenedBeforeOrder[State, Msg](p, p)},
+	}
+	rep := sp.Check(checker.Options{})
+	require.Equal(t, checker.Violated, rep.Verdict)
+	require.Len(t, rep.Counterexample.Steps, 6)
+	require.Equal(t, "p2's request happened before p1's, but p1 entered first", rep.Counterexample.Detail)
+}
+
+// Encodings round-trip exactly, and different values encode differently.
+func TestCodecRoundTrip(t *testing.T) {
+	p := New(3, 2)
+	var states []State
+	for _, ph := range []mutex.Phase{mutex.Released, mutex.Wanted, mutex.Held} {
+		for r := range uint8(3) {
+			for _, tok := range []bool{false, true} {
+				states = append(states, State{Phase: ph, Rounds: r, Token: tok})
+			}
+		}
+	}
+	seen := map[string]int{}
+	for i, s := range states {
+		b := p.AppendState([]byte{7}, s)
+		got, rest := p.ReadState(b[1:])
+		require.Equal(t, s, got)
+		require.Empty(t, rest)
+		_, dup := seen[string(b)]
+		require.False(t, dup, "state %d encodes like state %d", i, seen[string(b)])
+		seen[string(b)] = i
+	}
+	m := Msg{Token}
+	got, rest := p.ReadMsg(p.AppendMsg(nil, m))
+	require.Equal(t, m, got)
+	require.Empty(t, rest)
+	require.Equal(t, "TOKEN", p.FormatMsg(m))
+}
