@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -51,7 +52,7 @@ func TestStateCountsMatchSPIN(t *testing.T) {
 		{4, "crash=1@p3,restart=1", 2391940, 12785793, 40, 3, true},
 	}
 	for _, c := range cases {
-		if c.long && testing.Short() {
+		if c.long && !long.Enabled() {
 			continue
 		}
 		rep := spec(t, c.n, c.faults, model.TimersDefault, false).Check(checker.Options{Exhaust: true, SkipLiveness: true})

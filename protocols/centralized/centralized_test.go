@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -39,7 +40,7 @@ func TestStateCountsMatchSPIN(t *testing.T) {
 		{6, 2, 1897855, 5728080, true},
 	}
 	for _, c := range cases {
-		if c.long && testing.Short() {
+		if c.long && !long.Enabled() {
 			continue
 		}
 		rep := spec(c.n, c.rounds).Check(checker.Options{})

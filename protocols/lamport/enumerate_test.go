@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -189,7 +190,7 @@ func TestIndependentEnumeration(t *testing.T) {
 		long      bool
 	}{{2, 1, false}, {2, 2, false}, {2, 3, false}, {3, 1, true}}
 	for _, c := range cases {
-		if c.long && testing.Short() {
+		if c.long && !long.Enabled() {
 			continue
 		}
 		states, edges, depth := enumerate(c.n, c.rounds)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -44,7 +45,7 @@ func TestStateCountsMatchSPIN(t *testing.T) {
 		{4, "grid", 2272135, 11833406, 939, true},
 	}
 	for _, c := range cases {
-		if c.long && testing.Short() {
+		if c.long && !long.Enabled() {
 			continue
 		}
 		rep := spec(t, c.n, 1, c.sets).Check(checker.Options{Exhaust: true})
@@ -77,7 +78,7 @@ func TestShortestDeadlock(t *testing.T) {
 		{4, "grid", 20, "", true},
 	}
 	for _, c := range cases {
-		if c.long && testing.Short() {
+		if c.long && !long.Enabled() {
 			continue
 		}
 		rep := spec(t, c.n, 1, c.sets).Check(checker.Options{})

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -34,7 +35,7 @@ func TestStateCountsMatchSPIN(t *testing.T) {
 		{4, 1, 1470924, 7730343, 36, true},
 	}
 	for _, c := range cases {
-		if c.long && testing.Short() {
+		if c.long && !long.Enabled() {
 			continue
 		}
 		rep := spec(c.n, c.rounds).Check(checker.Options{})

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -62,7 +63,7 @@ func TestStateCounts(t *testing.T) {
 		{3, 3, 1, OptionBackoff, 7109853, 36549144, 81, true, true},
 	}
 	for _, c := range cases {
-		if c.long && testing.Short() {
+		if c.long && !long.Enabled() {
 			continue
 		}
 		rep := spec(c.n, c.c, c.rounds, c.opt).Check(checker.Options{})
