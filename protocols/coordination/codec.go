@@ -1,0 +1,326 @@
+package coordination
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// The canonical encodings. Every field is written, in declaration order,
+// with the counts of the replicas and clients the protocol has.
+
+// AppendState encodes s canonically.
+func (p *Protocol) AppendState(b []byte, s State) []byte {
+	b = append(b, byte(s.Kind))
+	switch s.Kind {
+	case ReplicaNode:
+		r := &s.R
+		b = append(b, byte(r.Role), r.Accepted, r.Current, r.Committed, r.Votes)
+		b = append(b, r.Match[:p.R]...)
+		b = append(b, r.Owed[:p.C]...)
+		b = appendLog(b, r.Log)
+		b = model.AppendUvarint(b, uint64(len(r.Watches)))
+		for _, w := range r.Watches {
+			b = append(model.AppendString(b, w.Path), w.Client)
+			b = model.AppendBool(b, w.Child)
+		}
+	case ClientNode:
+		c := &s.C
+		b = append(b, c.Conn, c.Next, byte(c.Phase), c.Mine, c.Pred, c.Wrote, c.Seen)
+		b = model.AppendBool(b, c.Busy)
+	case StoreNode:
+		d := &s.D
+		b = append(b, d.Data, d.Fence, d.Gen, d.Late, d.LateOf)
+	}
+	return b
+}
+
+// ReadState decodes a state written by AppendState.
+func (p *Protocol) ReadState(b []byte) (State, []byte) {
+	s := State{Kind: NodeKind(b[0])}
+	b = b[1:]
+	switch s.Kind {
+	case ReplicaNode:
+		r := &s.R
+		r.Role, r.Accepted, r.Current, r.Committed, r.Votes = Role(b[0]), b[1], b[2], b[3], b[4]
+		b = b[5:]
+		copy(r.Match[:], b[:p.R])
+		b = b[p.R:]
+		copy(r.Owed[:], b[:p.C])
+		b = b[p.C:]
+		r.Log, b = readLog(b)
+		var n uint64
+		n, b = model.ReadUvarint(b)
+		for range n {
+			var w WatchReg
+			w.Path, b = readPath(b)
+			w.Client = b[0]
+			w.Child, b = model.ReadBool(b[1:])
+			r.Watches = append(r.Watches, w)
+		}
+	case ClientNode:
+		c := &s.C
+		c.Conn, c.Next, c.Phase, c.Mine, c.Pred, c.Wrote, c.Seen = b[0], b[1], LockPhase(b[2]), b[3], b[4], b[5], b[6]
+		c.Busy, b = model.ReadBool(b[7:])
+	case StoreNode:
+		d := &s.D
+		d.Data, d.Fence, d.Gen, d.Late, d.LateOf = b[0], b[1], b[2], b[3], b[4]
+		b = b[5:]
+	}
+	return s, b
+}
+
+func appendLog(b []byte, log []Txn) []byte {
+	b = model.AppendUvarint(b, uint64(len(log)))
+	for _, t := range log {
+		b = appendTxn(b, t)
+	}
+	return b
+}
+
+func readLog(b []byte) ([]Txn, []byte) {
+	n, b := model.ReadUvarint(b)
+	if n == 0 {
+		return nil, b
+	}
+	log := make([]Txn, n)
+	for i := range log {
+		log[i], b = readTxn(b)
+	}
+	return log, b
+}
+
+func appendTxn(b []byte, t Txn) []byte {
+	return appendOp(append(b, t.Epoch, t.Client, t.Origin, t.Seq), t.Op)
+}
+
+func readTxn(b []byte) (Txn, []byte) {
+	t := Txn{Epoch: b[0], Client: b[1], Origin: b[2], Seq: b[3]}
+	t.Op, b = readOp(b[4:])
+	return t, b
+}
+
+func appendOp(b []byte, o Op) []byte {
+	b = model.AppendString(append(b, byte(o.Kind)), o.Path)
+	return append(b, o.Data, byte(o.Version), byte(o.Flags))
+}
+
+func readOp(b []byte) (Op, []byte) {
+	o := Op{Kind: OpKind(b[0])}
+	o.Path, b = readPath(b[1:])
+	o.Data, o.Version, o.Flags = b[0], int8(b[1]), Flags(b[2])
+	return o, b[3:]
+}
+
+// appendResult writes the children list as 0 when absent (nil) and 1+n
+// otherwise, so that an empty list and no list differ.
+func appendResult(b []byte, r Result) []byte {
+	b = model.AppendString(append(b, byte(r.Code), r.Data), r.Path)
+	if r.Children == nil {
+		return append(b, 0)
+	}
+	b = model.AppendUvarint(b, uint64(len(r.Children))+1)
+	for _, c := range r.Children {
+		b = model.AppendString(b, c)
+	}
+	return b
+}
+
+func readResult(b []byte) (Result, []byte) {
+	r := Result{Code: Code(b[0]), Data: b[1]}
+	r.Path, b = readPath(b[2:])
+	n, b := model.ReadUvarint(b)
+	if n > 0 {
+		r.Children = make([]string, n-1)
+		for i := range r.Children {
+			r.Children[i], b = readPath(b)
+		}
+	}
+	return r, b
+}
+
+// AppendMsg encodes m canonically: its kind, then the fields that kind
+// uses (see Kind); a message's other fields are always zero.
+func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
+	b = append(b, byte(m.Kind))
+	switch m.Kind {
+	case Request:
+		b = appendOp(append(b, m.Seq, m.N), m.Op)
+	case Reply:
+		b = appendResult(append(b, m.Seq, m.N), m.Res)
+	case Notify:
+		b = append(model.AppendString(b, m.Event.Path), byte(m.Event.Kind))
+	case Forward, Sync, Synced:
+		b = appendOp(append(b, m.Epoch, m.Client, m.Seq), m.Op)
+	case Answer:
+		b = appendResult(appendOp(append(b, m.Epoch, m.Client, m.Seq), m.Op), m.Res)
+	case Propose:
+		b = appendTxn(append(b, m.Epoch, m.N), m.Txn)
+	case Ack, Commit, AckNewLeader, Write:
+		b = append(b, m.Epoch, m.N, m.Seq)
+	case NewEpoch, Join:
+		b = append(b, m.Epoch)
+	case AckEpoch, NewLeader:
+		b = appendLog(append(b, m.Epoch, m.N), m.Log)
+	case Written:
+		b = append(b, byte(m.Res.Code))
+	}
+	return b
+}
+
+// ReadMsg decodes a message written by AppendMsg.
+func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
+	m := Msg{Kind: Kind(b[0])}
+	b = b[1:]
+	switch m.Kind {
+	case Request:
+		m.Seq, m.N = b[0], b[1]
+		m.Op, b = readOp(b[2:])
+	case Reply:
+		m.Seq, m.N = b[0], b[1]
+		m.Res, b = readResult(b[2:])
+	case Notify:
+		m.Event.Path, b = readPath(b)
+		m.Event.Kind, b = EventKind(b[0]), b[1:]
+	case Forward, Sync, Synced, Answer:
+		m.Epoch, m.Client, m.Seq = b[0], b[1], b[2]
+		m.Op, b = readOp(b[3:])
+		if m.Kind == Answer {
+			m.Res, b = readResult(b)
+		}
+	case Propose:
+		m.Epoch, m.N = b[0], b[1]
+		m.Txn, b = readTxn(b[2:])
+	case Ack, Commit, AckNewLeader, Write:
+		m.Epoch, m.N, m.Seq, b = b[0], b[1], b[2], b[3:]
+	case NewEpoch, Join:
+		m.Epoch, b = b[0], b[1:]
+	case AckEpoch, NewLeader:
+		m.Epoch, m.N = b[0], b[1]
+		m.Log, b = readLog(b[2:])
+	case Written:
+		m.Res.Code, b = Code(b[0]), b[1:]
+	}
+	return m, b
+}
+
+// paths interns the paths of the model, so that decoding a state does not
+// allocate them again and again. It is never written after init.
+var paths = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range []string{"", "/", RegisterPath, LockDir, LockPrefix} {
+		m[s] = s
+	}
+	for i := range 64 {
+		s := lockPath(uint8(i))
+		m[s] = s
+		m[base(s)] = base(s)
+	}
+	return m
+}()
+
+// readPath reads a string written by model.AppendString, interned when it
+// is one of the model's paths.
+func readPath(b []byte) (string, []byte) {
+	n, b := model.ReadUvarint(b)
+	if s, ok := paths[string(b[:n])]; ok {
+		return s, b[n:]
+	}
+	return string(b[:n]), b[n:]
+}
+
+// FormatMsg: "REQ(#0 setData(/x,1))", "PROPOSE(e1 0 e1:p3#0@p0:setData(/x,1))",
+// "ACK(e1 1)", "NEWLEADER(e2 [...])", "REPLY(#1 ok 1)".
+func (p *Protocol) FormatMsg(m Msg) string { return p.formatMsg(m) }
+
+// FormatState renders a node's state. A replica: "LEADING e1 log=[...]
+// committed=1 tree=/x=1v1 owes=p3#0 watches=..."; a register client:
+// "conn=p1 next=1 busy"; a lock client: "WATCHING n-1 pred=n-0 conn=p0";
+// the store: "data=p3 gen=n-1".
+func (p *Protocol) FormatState(_ model.NodeID, s State) string {
+	switch s.Kind {
+	case ReplicaNode:
+		return p.formatReplica(s.R)
+	case ClientNode:
+		c := s.C
+		if p.Workload == RegisterClients {
+			str := fmt.Sprintf("conn=p%d next=%d zxid=%d", c.Conn, c.Next, c.Seen)
+			if c.Busy {
+				str += " busy"
+			}
+			return str
+		}
+		str := c.Phase.String()
+		if c.Phase > Creating && c.Phase != Failed {
+			str += " " + base(lockPath(c.Mine))
+		}
+		if c.Phase == Checking || c.Phase == Watching {
+			str += " pred=" + base(lockPath(c.Pred))
+		}
+		return str + fmt.Sprintf(" conn=p%d zxid=%d", c.Conn, c.Seen)
+	}
+	d := s.D
+	if d.Gen == 0 {
+		return "empty"
+	}
+	str := fmt.Sprintf("data=%s gen=%s", p.clientNode(d.Data-1), base(lockPath(d.Gen-1)))
+	if d.Fence != 0 {
+		str += " fence=" + base(lockPath(d.Fence-1))
+	}
+	if d.Late != 0 {
+		str += fmt.Sprintf(" LATE %s after %s", base(lockPath(d.Late-1)), base(lockPath(d.LateOf-1)))
+	}
+	return str
+}
+
+func (p *Protocol) formatReplica(r Replica) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s e%d", r.Role, r.Accepted)
+	if r.Current != r.Accepted {
+		fmt.Fprintf(&b, " cur=e%d", r.Current)
+	}
+	fmt.Fprintf(&b, " log=%s committed=%d tree={%s}", p.formatLog(r.Log), r.Committed, p.tree(r).format(p))
+	if r.Role == Discovery || r.Role == Syncing {
+		fmt.Fprintf(&b, " votes=%s", formatSet(uint64(r.Votes)))
+	}
+	if r.Role == Leading || r.Role == Syncing {
+		var ms []string
+		for j := range p.R {
+			ms = append(ms, fmt.Sprint(r.Match[j]))
+		}
+		b.WriteString(" match=" + strings.Join(ms, ","))
+	}
+	var owes []string
+	for c := range p.C {
+		if r.Owed[c] != 0 {
+			owes = append(owes, fmt.Sprintf("%s#%d", p.clientNode(uint8(c)), r.Owed[c]-1))
+		}
+	}
+	if len(owes) > 0 {
+		b.WriteString(" owes=" + strings.Join(owes, ","))
+	}
+	if len(r.Watches) > 0 {
+		var ws []string
+		for _, w := range r.Watches {
+			kind := "data"
+			if w.Child {
+				kind = "child"
+			}
+			ws = append(ws, fmt.Sprintf("%s:%s:%s", p.clientNode(w.Client), kind, w.Path))
+		}
+		b.WriteString(" watches=" + strings.Join(ws, ","))
+	}
+	return b.String()
+}
+
+// formatSet: "{p0,p2}".
+func formatSet(set uint64) string {
+	var ids []string
+	for i := range model.MaxNodes {
+		if set&(1<<i) != 0 {
+			ids = append(ids, model.NodeID(i).String())
+		}
+	}
+	return "{" + strings.Join(ids, ",") + "}"
+}

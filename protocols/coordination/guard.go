@@ -1,0 +1,88 @@
+package coordination
+
+import (
+	"slices"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// TimerReady is abstract time (see the package comment): a timer fires
+// when the time it stands for has surely passed.
+//
+//   - election, at a follower: the leader of its epoch has crashed (or
+//     restarted, and leads no more), so its master lease has run out
+//     unrenewed ("other replicas run the election protocol when their
+//     master leases expire", seed 000), and self leads
+//     the first later epoch whose leader is alive (with NoLease: at any
+//     time, if self leads a later epoch);
+//   - session-pN, at the leader: client pN has crashed, or given up, and
+//     sends no more KeepAlives;
+//   - connloss, at a client: no answer can come any more: its server has
+//     crashed, or has restarted and forgotten the request.
+func (p *Protocol) TimerReady(w *model.World[State, Msg], self model.NodeID, t model.TimerID) bool {
+	s := &w.Nodes[self]
+	switch {
+	case t == TimerElection:
+		r := &s.R
+		if r.Role != Following && r.Role != Promised {
+			return false
+		}
+		if p.NoLease {
+			return p.nextEpoch(self, r.Accepted) != 0
+		}
+		if p.leads(w, p.leaderOf(r.Accepted), r.Accepted) {
+			return false // its lease holds
+		}
+		for e := r.Accepted + 1; e <= p.MaxEpoch; e++ {
+			if l := p.leaderOf(e); !w.IsDown(l) {
+				return l == self
+			}
+		}
+		return false
+	case t == TimerConnLoss:
+		return p.noAnswer(w, self)
+	case t >= TimerSession:
+		c := p.clientNode(uint8(t - TimerSession))
+		return s.R.Role == Leading && (w.IsDown(c) || w.Nodes[c].C.Phase == Failed)
+	}
+	return false
+}
+
+// noAnswer says whether client self can no longer get an answer from its
+// server: the server is down, or it owes self nothing and neither the
+// request nor an answer is on the way.
+func (p *Protocol) noAnswer(w *model.World[State, Msg], self model.NodeID) bool {
+	c := &w.Nodes[self].C
+	conn := model.NodeID(c.Conn)
+	if w.IsDown(conn) {
+		return true
+	}
+	r := &w.Nodes[conn].R
+	if r.Owed[p.clientOf(self)] != 0 {
+		return false
+	}
+	answer := Reply
+	if c.Phase == Watching {
+		// Waiting for the watch: it may still fire while the server holds it.
+		answer = Notify
+		w := WatchReg{Path: lockPath(c.Pred), Client: p.clientOf(self)}
+		if _, held := slices.BinarySearchFunc(r.Watches, w, compareWatch); held {
+			return false
+		}
+	}
+	for i := range w.Net {
+		e := &w.Net[i]
+		if (e.From == self && e.To == conn) || (e.From == conn && e.To == self && e.Msg.Kind == answer) {
+			return false
+		}
+	}
+	return true
+}
+
+// leads says whether replica l is, or is about to be, the leader of epoch
+// e: it lives, and has not restarted since (a restarted replica is
+// PROMISED until a leader takes it back).
+func (p *Protocol) leads(w *model.World[State, Msg], l model.NodeID, e uint8) bool {
+	r := &w.Nodes[l].R
+	return !w.IsDown(l) && r.Accepted == e && (r.Role == Leading || r.Role == Syncing || r.Role == Discovery)
+}

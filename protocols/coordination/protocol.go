@@ -1,0 +1,268 @@
+package coordination
+
+import (
+	"fmt"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// ReadMode says where reads are served (see the package comment).
+type ReadMode uint8
+
+// The read modes.
+const (
+	LeaderReads ReadMode = iota // Chubby: at the leader, under its lease
+	LocalReads                  // ZooKeeper: at the connected server; may be stale
+	SyncReads                   // ZooKeeper: sync(), then read at the connected server
+)
+
+var readNames = [...]string{LeaderReads: "leader", LocalReads: "local", SyncReads: "sync"}
+
+// String is the mode's name as a parameter value.
+func (m ReadMode) String() string { return readNames[m] }
+
+// ParseReadMode reads "leader", "local" or "sync".
+func ParseReadMode(s string) (ReadMode, error) {
+	for i, n := range readNames {
+		if n == s {
+			return ReadMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("reads=%q: want leader, local or sync", s)
+}
+
+// Workload is what the clients do.
+type Workload uint8
+
+// The workloads.
+const (
+	RegisterClients Workload = iota // a script of setData and getData on /x
+	LockClients                     // the lock recipe on /lock
+)
+
+// Protocol is the coordination service with R replicas and C clients,
+// and, for lock clients with Store set, a storage server.
+type Protocol struct {
+	R, C     int
+	Workload Workload
+	Reads    ReadMode
+	// Ops is the number of operations of each register client.
+	Ops int
+	// Store adds the storage server that lock holders write to;
+	// Sequencers makes it check their sequencers.
+	Store, Sequencers bool
+	// MaxEpoch bounds the elections (they matter under -timers free; with
+	// perfect timers only a leader's crash starts one).
+	MaxEpoch uint8
+	// NoLease breaks the master lease: a follower may start an election
+	// while the leader lives (as if its lease had run out too early), so a
+	// deposed leader may go on serving reads.
+	NoLease bool
+}
+
+// NewRegister returns the service with register clients that run ops
+// operations each, reading in the given mode.
+func NewRegister(replicas, clients, ops int, reads ReadMode) *Protocol {
+	return &Protocol{R: replicas, C: clients, Workload: RegisterClients, Reads: reads, Ops: ops, MaxEpoch: 3}
+}
+
+// NewLock returns the service with clients that take the lock once with
+// the ZooKeeper recipe; with store, they write to a storage server while
+// they hold it, with or without sequencers.
+func NewLock(replicas, clients int, store, sequencers bool) *Protocol {
+	return &Protocol{R: replicas, C: clients, Workload: LockClients, Reads: LocalReads,
+		Store: store, Sequencers: sequencers, MaxEpoch: 3}
+}
+
+// Nodes is R + C, plus the storage server.
+func (p *Protocol) Nodes() int {
+	n := p.R + p.C
+	if p.Store {
+		n++
+	}
+	return n
+}
+
+// NodeKind is what a node is.
+type NodeKind uint8
+
+// The kinds of node.
+const (
+	ReplicaNode NodeKind = iota // p0..p(R-1)
+	ClientNode                  // pR..p(R+C-1)
+	StoreNode                   // p(R+C), the storage server
+)
+
+func (p *Protocol) kind(id model.NodeID) NodeKind {
+	switch {
+	case int(id) < p.R:
+		return ReplicaNode
+	case int(id) < p.R+p.C:
+		return ClientNode
+	}
+	return StoreNode
+}
+
+// clientNode is the node id of client c; clientOf the client of node id.
+func (p *Protocol) clientNode(c uint8) model.NodeID { return model.NodeID(p.R + int(c)) }
+func (p *Protocol) clientOf(id model.NodeID) uint8  { return uint8(int(id) - p.R) }
+func (p *Protocol) storeNode() model.NodeID         { return model.NodeID(p.R + p.C) }
+
+// leaderOf is the leader of epoch e: replica (e-1) mod R.
+func (p *Protocol) leaderOf(e uint8) model.NodeID { return model.NodeID((int(e) - 1) % p.R) }
+
+// majority is the size of a quorum of replicas.
+func (p *Protocol) majority() int { return p.R/2 + 1 }
+
+// The timers.
+const (
+	TimerElection model.TimerID = 0 // a follower: the leader's lease ran out
+	TimerConnLoss model.TimerID = 1 // a client: its server is gone
+	TimerSession  model.TimerID = 8 // the leader: TimerSession+c, client c's session expired
+)
+
+// TimerName names the timers in traces: "election", "connloss",
+// "session-p3".
+func (p *Protocol) TimerName(t model.TimerID) string {
+	switch {
+	case t == TimerElection:
+		return "election"
+	case t == TimerConnLoss:
+		return "connloss"
+	case t >= TimerSession:
+		return "session-" + p.clientNode(uint8(t-TimerSession)).String()
+	}
+	return fmt.Sprintf("t%d", t)
+}
+
+// paths are the znodes every replica starts with.
+func (p *Protocol) paths() []string {
+	if p.Workload == LockClients {
+		return []string{LockDir}
+	}
+	return []string{RegisterPath}
+}
+
+// Init: epoch 1, p0 leading with the sessions of every client, the other
+// replicas following; client c connected to replica c mod R.
+func (p *Protocol) Init(self model.NodeID, out *model.Out[Msg]) State {
+	s := State{Kind: p.kind(self)}
+	switch s.Kind {
+	case ReplicaNode:
+		s.R = Replica{Role: Following, Accepted: 1, Current: 1}
+		if self == p.leaderOf(1) {
+			s.R.Role = Leading
+			for c := range p.C {
+				out.SetTimer(TimerSession + model.TimerID(c))
+			}
+		} else {
+			out.SetTimer(TimerElection)
+		}
+	case ClientNode:
+		s.C.Conn = uint8(int(p.clientOf(self)) % p.R)
+	}
+	return s
+}
+
+// Inputs offers a register client its next operation, and a lock client
+// "lock" when idle and "unlock" when it holds the lock.
+func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
+	if p.kind(self) != ClientNode {
+		return dst
+	}
+	c := s.C
+	if p.Workload == RegisterClients {
+		if !c.Busy && int(c.Next) < p.Ops {
+			dst = append(dst, model.Input(p.script(p.clientOf(self), c.Next).text()))
+		}
+		return dst
+	}
+	switch c.Phase {
+	case Idle:
+		dst = append(dst, InputLock)
+	case Held:
+		dst = append(dst, InputUnlock)
+	}
+	return dst
+}
+
+// FairInput: a lock holder eventually unlocks; the rest is up to the
+// environment.
+func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool { return in == InputUnlock }
+
+// Step dispatches the event to the replica, the client or the store.
+func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
+	switch p.kind(self) {
+	case ReplicaNode:
+		s.R = p.stepReplica(self, s.R, ev, out)
+	case ClientNode:
+		if p.Workload == RegisterClients {
+			s.C = p.stepRegister(self, s.C, ev, out)
+		} else {
+			s.C = p.stepLock(self, s.C, ev, out)
+		}
+	case StoreNode:
+		s.D = p.stepStore(s.D, ev, out)
+	}
+	return s
+}
+
+// stepReplica is a replica's reaction to a message or a timer.
+func (p *Protocol) stepReplica(self model.NodeID, r Replica, ev model.Event[Msg], out *model.Out[Msg]) Replica {
+	if ev.Kind == model.Timeout {
+		if ev.Timer == TimerElection {
+			return p.startElection(self, r, out)
+		}
+		return p.expireSession(self, r, uint8(ev.Timer-TimerSession), out)
+	}
+	if ev.Kind != model.Receive {
+		return r
+	}
+	m, from := ev.Msg, ev.From
+	switch m.Kind {
+	case Request:
+		return p.onRequest(self, r, p.clientOf(from), m, out)
+	case Forward:
+		return p.onForward(self, r, from, m, out)
+	case Answer:
+		return p.onAnswer(r, m, out)
+	case Sync:
+		return p.onSync(r, from, m, out)
+	case Synced:
+		return p.onSynced(r, m, out)
+	case Propose:
+		return p.onPropose(r, from, m, out)
+	case Ack:
+		return p.onAck(self, r, from, m, out)
+	case Commit:
+		return p.onCommit(self, r, m, out)
+	case NewEpoch:
+		return p.onNewEpoch(r, from, m, out)
+	case AckEpoch:
+		return p.onAckEpoch(self, r, from, m, out)
+	case NewLeader:
+		return p.onNewLeader(r, from, m, out)
+	case AckNewLeader:
+		return p.onAckNewLeader(self, r, from, m, out)
+	case Join:
+		return p.onJoin(r, from, m, out)
+	}
+	return r
+}
+
+// InCS: a lock client holds the lock.
+func (p *Protocol) InCS(self model.NodeID, s State) bool {
+	return p.kind(self) == ClientNode && (s.C.Phase == Held || s.C.Phase == Writing)
+}
+
+// Waiting: a lock client wants the lock, or a register client waits for
+// an answer.
+func (p *Protocol) Waiting(self model.NodeID, s State) bool {
+	if p.kind(self) != ClientNode {
+		return false
+	}
+	if p.Workload == RegisterClients {
+		return s.C.Busy
+	}
+	return s.C.Phase >= Creating && s.C.Phase <= Watching
+}

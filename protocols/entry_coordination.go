@@ -1,0 +1,114 @@
+package protocols
+
+import (
+	"fmt"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/coordination"
+)
+
+// Parameters of the coordination service's entries.
+var (
+	paramReplicas = Param{"replicas", "3", "replicas of the service (p0.. ; p0 leads epoch 1)"}
+	paramClients  = Param{"clients", "2", "clients (the nodes after the replicas)"}
+	paramEpochs   = Param{"epochs", "3", "the highest epoch: bounds elections, which only a leader's crash starts unless -timers free"}
+)
+
+// coordinationSize reads the replicas, clients and epochs parameters.
+func coordinationSize(v Values) (replicas, clients int, err error) {
+	if replicas, err = v.Int("replicas", 1, coordination.MaxReplicas); err != nil {
+		return
+	}
+	clients, err = v.Int("clients", 1, coordination.MaxClients)
+	return
+}
+
+func init() {
+	register(Entry{
+		Name: "coordination",
+		Doc: "a Chubby/ZooKeeper-like service: Zab epochs, writes committed by a majority, reads at the leader " +
+			"under its lease, locally or after sync; the clients' history must be linearizable (seeds 000, 004)",
+		Params: []Param{paramReplicas, paramClients,
+			{"ops", "2", "operations of each client: writes and reads of /x, alternating"},
+			{"reads", "leader", "leader (Chubby, under the master lease), local (ZooKeeper, may be stale) or sync (sync, then local)"},
+			paramEpochs,
+			{"lease", "on", "off: a follower may start an election while the leader lives (a master lease that runs out too early)"}},
+		Build: func(v Values, cfg model.Config) (checker.Target, error) {
+			r, c, err := coordinationSize(v)
+			if err != nil {
+				return nil, err
+			}
+			ops, err := v.Int("ops", 0, 20)
+			if err != nil {
+				return nil, err
+			}
+			reads, err := coordination.ParseReadMode(v.Get("reads"))
+			if err != nil {
+				return nil, fmt.Errorf("parameter %v", err)
+			}
+			e, err := v.Int("epochs", 1, 100)
+			if err != nil {
+				return nil, err
+			}
+			p := coordination.NewRegister(r, c, ops, reads)
+			p.MaxEpoch = uint8(e)
+			switch l := v.Get("lease"); l {
+			case "on":
+			case "off":
+				p.NoLease = true
+			default:
+				return nil, fmt.Errorf("parameter lease=%q: want on or off", l)
+			}
+			return coordination.RegisterSpec(p, cfg), nil
+		},
+	})
+	register(Entry{
+		Name: "zklock",
+		Doc: "the ZooKeeper lock recipe (ephemeral sequential znode, watch the predecessor) as clients of the " +
+			"coordination service; a crashed client's session expires and its znode goes (seed 004)",
+		Params: []Param{paramReplicas, paramClients, paramEpochs},
+		Build: func(v Values, cfg model.Config) (checker.Target, error) {
+			r, c, err := coordinationSize(v)
+			if err != nil {
+				return nil, err
+			}
+			e, err := v.Int("epochs", 1, 100)
+			if err != nil {
+				return nil, err
+			}
+			p := coordination.NewLock(r, c, false, false)
+			p.MaxEpoch = uint8(e)
+			return coordination.LockSpec(p, cfg), nil
+		},
+	})
+	register(Entry{
+		Name: "latewrite",
+		Doc: "Chubby's late write: zklock holders write to a storage server; a crashed holder's delayed write " +
+			"lands after its successor's unless the server checks sequencers (seed 004, Use of Sequences)",
+		Params: []Param{paramReplicas, paramClients,
+			{"sequencers", "off", "on: the storage server rejects a write whose sequencer is older than one it has seen"},
+			paramEpochs},
+		Build: func(v Values, cfg model.Config) (checker.Target, error) {
+			r, c, err := coordinationSize(v)
+			if err != nil {
+				return nil, err
+			}
+			var seq bool
+			switch s := v.Get("sequencers"); s {
+			case "off":
+			case "on":
+				seq = true
+			default:
+				return nil, fmt.Errorf("parameter sequencers=%q: want on or off", s)
+			}
+			e, err := v.Int("epochs", 1, 100)
+			if err != nil {
+				return nil, err
+			}
+			p := coordination.NewLock(r, c, true, seq)
+			p.MaxEpoch = uint8(e)
+			return coordination.LockSpec(p, cfg), nil
+		},
+	})
+}

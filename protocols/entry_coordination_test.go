@@ -1,0 +1,49 @@
+package protocols
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// The coordination service's entries: their properties, the history
+// turned on for the linearizability check whatever the configuration
+// says, the verdicts of the notes' read modes, and bad values refused.
+func TestCoordinationEntries(t *testing.T) {
+	for name, props := range map[string][]string{
+		"coordination": {"zab-agreement", "linearizability", "no-deadlock"},
+		"zklock":       {"mutual-exclusion", "zab-agreement", "no-deadlock"},
+		"latewrite":    {"mutual-exclusion", "zab-agreement", "no-late-write", "no-deadlock"},
+	} {
+		e, ok := Lookup(name)
+		require.True(t, ok, name)
+		target, _, err := e.BuildWith(nil, model.Config{})
+		require.NoError(t, err, name)
+		require.Equal(t, props, target.PropertyNames(), name)
+	}
+
+	e, _ := Lookup("coordination")
+	for reads, want := range map[string]checker.Verdict{"leader": checker.Pass, "sync": checker.Pass, "local": checker.Violated} {
+		target, v, err := e.BuildWith(map[string]string{"ops": "1", "reads": reads}, model.Config{})
+		require.NoError(t, err)
+		require.Equal(t, "replicas=3 clients=2 ops=1 reads="+reads+" epochs=3 lease=on", v.String())
+		require.Equal(t, want, target.Check(checker.Options{}).Verdict, reads)
+	}
+
+	for name, bad := range map[string]map[string]string{
+		"coordination": {"reads": "anywhere"},
+		"zklock":       {"replicas": "0"},
+		"latewrite":    {"sequencers": "maybe"},
+	} {
+		e, _ := Lookup(name)
+		_, _, err := e.BuildWith(bad, model.Config{})
+		require.Error(t, err, "%s %v", name, bad)
+	}
+	_, _, err := e.BuildWith(map[string]string{"lease": "sometimes"}, model.Config{})
+	require.ErrorContains(t, err, "want on or off")
+	_, _, err = e.BuildWith(map[string]string{"clients": "9"}, model.Config{})
+	require.ErrorContains(t, err, "from 1 to 8")
+}
