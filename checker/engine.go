@@ -134,7 +134,11 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		if depth > rep.Depth {
 			rep.Depth = depth
 		}
-		if prop, detail := sp.Violation(&cur, acts); prop != "" {
+		prop, detail, unknown := sp.judge(&cur, acts)
+		if unknown != "" && rep.Bound == "" {
+			rep.Bound = unknown
+		}
+		if prop != "" {
 			counts[indexOf(rep.Properties, prop)]++
 			if !found {
 				found, badFP, badProp, why = true, fp, prop, detail

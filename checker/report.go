@@ -3,6 +3,8 @@ package checker
 import (
 	"fmt"
 	"time"
+
+	"github.com/coordcheck/coordcheck/model"
 )
 
 // Verdict is the outcome of a check.
@@ -104,6 +106,8 @@ type Trace struct {
 	Loop *int `json:"loop,omitempty"`
 	// Final is the violating world, one line per node and per link.
 	Final []string `json:"final"`
+	// History is the final world's history of outputs (model.Config.History).
+	History []model.Record `json:"history,omitempty"`
 }
 
 // Step is one action of a trace with what it did.

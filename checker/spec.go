@@ -8,6 +8,11 @@ import "github.com/coordcheck/coordcheck/model"
 type Invariant[S, M any] struct {
 	Name  string
 	Holds func(w *model.World[S, M]) (bool, string)
+	// Judge, when set, replaces Holds for invariants whose check can be
+	// inconclusive (a linearizability check that times out): it returns
+	// Pass, Violated or Inconclusive, and why. An inconclusive judgement
+	// makes the whole check inconclusive, never a pass.
+	Judge func(w *model.World[S, M]) (Verdict, string)
 	// Terminal restricts the check to worlds with no enabled action (the
 	// end of a run: a complete history, an election that has ended).
 	Terminal bool
@@ -45,22 +50,42 @@ func (sp *Spec[S, M]) PropertyNames() []string {
 }
 
 // Violation checks w, whose enabled actions are acts, and returns the
-// first property it violates, with the reason; "" when all hold.
+// first property it violates, with the reason; "" when all hold (or could
+// not be judged: see judge).
 func (sp *Spec[S, M]) Violation(w *model.World[S, M], acts []model.Action) (string, string) {
+	prop, why, _ := sp.judge(w, acts)
+	return prop, why
+}
+
+// judge is Violation that also returns, when no property is violated but
+// one could not be judged, that property and why ("" otherwise).
+func (sp *Spec[S, M]) judge(w *model.World[S, M], acts []model.Action) (prop, why, unknown string) {
 	for i := range sp.Invariants {
-		if sp.Invariants[i].Terminal && len(acts) > 0 {
+		inv := &sp.Invariants[i]
+		if inv.Terminal && len(acts) > 0 {
 			continue
 		}
-		if ok, why := sp.Invariants[i].Holds(w); !ok {
-			return sp.Invariants[i].Name, why
+		if inv.Judge != nil {
+			switch v, detail := inv.Judge(w); v {
+			case Violated:
+				return inv.Name, detail, ""
+			case Inconclusive:
+				if unknown == "" {
+					unknown = inv.Name + ": " + detail
+				}
+			}
+			continue
+		}
+		if ok, detail := inv.Holds(w); !ok {
+			return inv.Name, detail, ""
 		}
 	}
 	if sp.Deadlock && len(acts) == 0 {
-		if why := sp.deadlock(w); why != "" {
-			return DeadlockProperty, why
+		if detail := sp.deadlock(w); detail != "" {
+			return DeadlockProperty, detail, ""
 		}
 	}
-	return "", ""
+	return "", "", unknown
 }
 
 // deadlock describes why the terminal world w is a deadlock, or returns

@@ -141,5 +141,6 @@ func (r *replayer[S, M]) step(match func(a model.Action, next *model.World[S, M]
 }
 
 func (r *replayer[S, M]) trace(prop, why string) *Trace {
-	return &Trace{Property: prop, Detail: why, Steps: r.steps, Final: r.sys.FormatWorld(r.cur)}
+	return &Trace{Property: prop, Detail: why, Steps: r.steps, Final: r.sys.FormatWorld(r.cur),
+		History: append([]model.Record(nil), r.cur.History...)}
 }

@@ -153,7 +153,10 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 			fp := model.Fingerprint(buf)
 			seen.insert(fp, 0)
 			acts = sys.Actions(&cur, acts[:0])
-			prop, _ := sp.Violation(&cur, acts)
+			prop, _, unknown := sp.judge(&cur, acts)
+			if unknown != "" && rep.Bound == "" {
+				rep.Bound = unknown
+			}
 			var lasso *Trace
 			if prop == "" && live {
 				lasso = sp.walkLiveness(&cur, acts, fp, path, visited, &masks)

@@ -1,9 +1,14 @@
 package counterexamples
 
 import (
+	"bytes"
 	"os"
+	"time"
+
 	"path/filepath"
 	"testing"
+
+	"github.com/coordcheck/coordcheck/invariants/linearizability"
 
 	"github.com/stretchr/testify/require"
 )
@@ -27,6 +32,14 @@ func TestCorpus(t *testing.T) {
 			require.True(t, res.Reproduced, "%s: records %s, replay violates %q", path, f.Property, res.Trace.Property)
 			require.Equal(t, f.Final, res.Trace.Final, "%s: final state differs", path)
 			require.Equal(t, f.Detail, res.Trace.Detail, "%s: violation detail differs", path)
+			if f.Property == linearizability.PropertyName {
+				// Its visualization is stored next to it, and still drawn the same.
+				want, err := os.ReadFile(path + ".html")
+				require.NoError(t, err, "%s: no visualization stored next to it", path)
+				var got bytes.Buffer
+				require.NoError(t, linearizability.VisualizeTrace(&got, res.Trace, time.Minute))
+				require.Equal(t, string(want), got.String(), "%s.html: the visualization differs", path)
+			}
 		})
 	}
 }

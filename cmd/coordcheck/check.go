@@ -63,6 +63,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	exhaust := fs.Bool("exhaust", false, "keep going after a violation and count every violating state")
 	liveness := fs.Bool("liveness", true, "check liveness properties too (keeps the state graph in memory)")
 	out := fs.String("o", "", "write the counterexample to this file")
+	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here (default: next to -o FILE)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	if err := fs.Parse(rest); err != nil {
 		if err == flag.ErrHelp {
@@ -174,6 +175,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if *out != "" && rep.Counterexample != nil {
 		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
 	}
+	if err := writeVisualization(stdout, rep.Counterexample, *html, *out); err != nil {
+		return 0, usageError("writing the visualization: %v", err)
+	}
 	return code, nil
 }
 
@@ -263,6 +267,8 @@ search flags:
   -exhaust             keep going after a violation; count every violating state
   -liveness=false      check safety only (liveness keeps the whole state graph)
   -o FILE              write the counterexample file
+  -html FILE           write porcupine's visualization of a linearizability
+                       violation (default: FILE.html next to -o FILE)
   -json                print one JSON object (verdict, counts, timing, trace)
 
 exit codes: 0 pass, 1 violated, 2 bad usage, 3 inconclusive (a bound was reached)

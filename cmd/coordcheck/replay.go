@@ -15,9 +15,10 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
-			fmt.Fprintln(stdout, "usage: coordcheck replay [-json] FILE\n\nReplays a counterexample file by value and reports whether its violation still occurs.\nexit codes: 1 the violation occurs, 0 no property is violated at the end, 2 bad file or a step no longer applies")
+			fmt.Fprintln(stdout, "usage: coordcheck replay [-json] [-html OUT.html] FILE\n\nReplays a counterexample file by value and reports whether its violation still occurs.\nexit codes: 1 the violation occurs, 0 no property is violated at the end, 2 bad file or a step no longer applies")
 			return 0, nil
 		}
 		return 0, usageError("replay: %v", err)
@@ -67,6 +68,9 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "not reproduced: the file records %s, but the replay violates %s\n", f.Property, res.Trace.Property)
 	default:
 		fmt.Fprintf(stdout, "not reproduced: no property is violated after the replay (the file records %s)\n", f.Property)
+	}
+	if err := writeVisualization(stdout, res.Trace, *html, ""); err != nil {
+		return 0, usageError("writing the visualization: %v", err)
 	}
 	return code, nil
 }

@@ -174,9 +174,8 @@ func CheckRecords(recs []model.Record, timeout time.Duration) (*Result, *History
 // RecordsInvariant is the linearizability of the recorded history, judged
 // when a run has ended (Terminal): the operations are checked against
 // [KV], one key at a time, with the given porcupine timeout per history.
-// A history that times out is not a pass: until checker.Invariant can say
-// "inconclusive", it is reported as a violation whose detail says that
-// the check was inconclusive. Verdicts are cached by history, so that
+// A history that times out is inconclusive, never a pass: the check's
+// verdict becomes Inconclusive. Verdicts are cached by history, so that
 // the many ends of runs that share a history are checked once; the
 // invariant is safe for concurrent use.
 func RecordsInvariant[S, M any](timeout time.Duration) checker.Invariant[S, M] {
@@ -185,7 +184,7 @@ func RecordsInvariant[S, M any](timeout time.Duration) checker.Invariant[S, M] {
 	return checker.Invariant[S, M]{
 		Name:     PropertyName,
 		Terminal: true,
-		Holds: func(w *model.World[S, M]) (bool, string) {
+		Judge: func(w *model.World[S, M]) (checker.Verdict, string) {
 			var key []byte
 			for _, r := range w.History {
 				key = model.AppendString(append(key, byte(r.Node)), r.Text)
@@ -195,13 +194,17 @@ func RecordsInvariant[S, M any](timeout time.Duration) checker.Invariant[S, M] {
 			mu.Unlock()
 			if !seen {
 				why = judge(w.History, timeout)
-				if !strings.HasPrefix(why, inconclusive) {
-					mu.Lock()
-					cache[string(key)] = why
-					mu.Unlock()
+				if strings.HasPrefix(why, inconclusive) {
+					return checker.Inconclusive, why // not cached: a later try may finish
 				}
+				mu.Lock()
+				cache[string(key)] = why
+				mu.Unlock()
 			}
-			return why == "", why
+			if why != "" {
+				return checker.Violated, why
+			}
+			return checker.Pass, ""
 		},
 	}
 }
@@ -243,31 +246,12 @@ func VisualizeRecords(w io.Writer, recs []model.Record, timeout time.Duration) e
 	return r.WriteVisualization(w)
 }
 
-// TraceRecords recovers the recorded history of a counterexample from its
-// final world (the "history" line of model.System.FormatWorld: records
-// "pN:text" joined by "; "), for the visualization of a violation found
-// by a check or read from a counterexample file.
+// TraceRecords returns the recorded history a counterexample ends with.
 func TraceRecords(tr *checker.Trace) ([]model.Record, error) {
-	for _, line := range tr.Final {
-		rest, ok := strings.CutPrefix(line, "history")
-		if !ok || !strings.HasPrefix(rest, " ") {
-			continue
-		}
-		var recs []model.Record
-		for _, item := range strings.Split(strings.TrimSpace(rest), "; ") {
-			node, text, ok := strings.Cut(item, ":")
-			if !ok {
-				return nil, fmt.Errorf("history record %q: want pN:text", item)
-			}
-			id, err := model.ParseNodeID(node)
-			if err != nil {
-				return nil, fmt.Errorf("history record %q: %v", item, err)
-			}
-			recs = append(recs, model.Record{Node: id, Text: text})
-		}
-		return recs, nil
+	if len(tr.History) == 0 {
+		return nil, fmt.Errorf("the trace's final world records no history")
 	}
-	return nil, fmt.Errorf("the trace's final world records no history")
+	return tr.History, nil
 }
 
 // VisualizeTrace writes the HTML visualization of the history a

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/invariants/linearizability"
+)
+
+// htmlTimeout bounds porcupine when it draws a visualization.
+const htmlTimeout = 30 * time.Second
+
+// writeVisualization writes porcupine's HTML visualization of a
+// linearizability violation to path (the explicit -html path, or else
+// next to the counterexample file). It does nothing for other properties.
+func writeVisualization(stdout io.Writer, tr *checker.Trace, path, cexPath string) error {
+	if tr == nil || tr.Property != linearizability.PropertyName {
+		return nil
+	}
+	if path == "" && cexPath != "" {
+		path = cexPath + ".html"
+	}
+	if path == "" {
+		return nil
+	}
+	tmp := path + ".tmp"
+	fh, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := linearizability.VisualizeTrace(fh, tr, htmlTimeout); err != nil {
+		fh.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := fh.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "visualization of the history written to %s\n", path)
+	return nil
+}
