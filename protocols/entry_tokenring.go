@@ -8,9 +8,13 @@ import (
 
 func init() {
 	register(Entry{
-		Name:   "tokenring",
-		Doc:    "token ring mutual exclusion: one token circulates on a logical ring; its holder may enter (seed 000)",
-		Params: []Param{paramN("3"), paramRounds},
+		Name: "tokenring",
+		Doc:  "token ring mutual exclusion: one token circulates on a logical ring; its holder may enter; token loss: timeout or Misra's ping-pong (seed 000)",
+		Params: []Param{paramN("3"), paramRounds,
+			{"variant", "plain", "plain (the reliable ring), timeout (regenerate the token after a timeout, values 0..k-1), " +
+				"pingpong (Misra: ping and pong detect each other's loss)"},
+			{"k", "3", "timeout: the token value v runs in 0..k-1 (the notes: k > 2); pingpong: nbping and nbpong are counted modulo k"},
+		},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
 			n, err := v.Int("n", 2, model.MaxNodes)
 			if err != nil {
@@ -20,10 +24,47 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			p := tokenring.New(n, r)
+			variant, err := tokenring.ParseVariant(v.Get("variant"))
+			if err != nil {
+				return nil, err
+			}
+			k, err := v.Int("k", 2, 100)
+			if err != nil {
+				return nil, err
+			}
+			p := tokenring.NewVariant(n, r, variant, k)
+			holds := p.OneToken
+			if lossy(cfg.Faults) {
+				holds = p.AtMostOneToken
+			}
 			return mutexSpec[tokenring.State, tokenring.Msg](p, cfg,
-				checker.Invariant[tokenring.State, tokenring.Msg]{Name: tokenring.OneTokenName, Holds: p.OneToken}), nil
+				checker.Invariant[tokenring.State, tokenring.Msg]{Name: tokenring.OneTokenName, Holds: holds}), nil
 		},
 		Family: "mutex",
+		Costs:  tokenRingCosts,
+	})
+}
+
+// lossy reports whether a fault of budget f can make a message vanish: a
+// drop, a crash (of the receiver, or of the holder of a token) or a
+// partition.
+func lossy(f model.Faults) bool {
+	return f.Budget[model.Drop] != 0 || f.Budget[model.Crash] != 0 || f.Budget[model.Partition] != 0
+}
+
+// tokenRingCosts measures the plain ring beside seed 000's table (and seed
+// 001's and 002's, which agree with it).
+func tokenRingCosts(n int) ([]CostRow, error) {
+	return mutexCosts[tokenring.State, tokenring.Msg](tokenring.New(n, 2), mutexFormulas{
+		enter: formula{text: "0 (has the token) .. N (through the ring)", min: 0, max: n,
+			note: "the token starts in flight from p0 and never rests at a process that does not want it: " +
+				"the farthest process waits for N-1 forwards, the N-th hop was sent before its request"},
+		exit:           exact("1", 1),
+		exitOneWaiter:  formula{text: "1 (successor) .. N-1 (predecessor)", min: 1, max: n - 1},
+		exitAllWaiting: exact("1", 1),
+		client: formula{text: "0 (has the token) .. N (just sent it)", min: 0, max: n,
+			note: "the token never rests at a process that does not want it, so the notes' best case, " +
+				"already holding it, never occurs: the best is its successor's 1 latency"},
+		sync: formula{text: "1 (successor) .. N-1 (predecessor)", min: 1, max: n - 1},
 	})
 }

@@ -1,9 +1,9 @@
 // Package tokenring is the token ring algorithm for mutual exclusion (seed
 // 000, "Token ring algorithm"; seed 001, "Token ring algorithm"; seed 002,
 // "Ring-based mutual exclusion"): the N processes form a unidirectional
-// logical ring, p_i's successor is p_(i+1) mod N, and exactly one token
-// circulates on it. Only the process that holds the token may enter the
-// critical section.
+// logical ring, p_i's successor is p_(i+1) mod N, and a token circulates on
+// it. Only the process that holds the token may enter the critical
+// section.
 //
 // Seed 000's pseudocode for process P_i:
 //
@@ -27,12 +27,26 @@
 // the start, so Init applies the receive rule to it at once: the initial
 // world has the token in flight from p0 to p1.
 //
-// Only the reliable ring (the notes' system model: no loss, FIFO) is
-// modelled. The token-loss variants of seed 000's extra slides (timeout-
-// based regeneration with a token value v in 0..k-1, Misra's ping-pong
-// with two tokens) extend Msg with a value and State with what each
-// process records of the token (its "state" variable, or nbping/nbpong);
-// Kind leaves room for their other messages.
+// Seed 000's assumptions include "possible loss of message", and its
+// extra slides ask "what happens if the token is lost?": "a new one must
+// be generated; a possible problem: multiple token generation". Variant
+// chooses the algorithm:
+//
+//   - Plain is the ring above. On a lossy network (-faults drop=1) a lost
+//     token is never replaced: every later request waits for ever.
+//   - Timeout is the extra slides' "timeout-based algorithm" (timeout.go):
+//     the token carries a value v in 0..k-1 that p0 advances every tour, a
+//     process that has not seen the token back within a timeout asks its
+//     predecessor and regenerates the token if the predecessor has already
+//     passed it on. The slides rely on the timeout being longer than any
+//     tour ("timeout > sum(exclusion time + protocol time)"). The checker
+//     finds that on FIFO links the question to the predecessor is enough
+//     even with timers that fire early, as the token travels ahead of the
+//     answer; on an unordered network the answer can overtake a token
+//     that is only slow, and the regenerated token is a second one.
+//   - PingPong is Misra's algorithm (pingpong.go): two tokens, ping (the
+//     privilege) and pong, each detecting the loss of the other by the
+//     numbers of their meetings; it needs neither delays nor identities.
 package tokenring
 
 import (
@@ -42,30 +56,96 @@ import (
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
+// Variant is the algorithm of the ring: the reliable ring, or one of the
+// notes' two ways of detecting and regenerating a lost token.
+type Variant uint8
+
+// The variants.
+const (
+	// Plain is the token ring of the notes' main slides; it assumes that
+	// the token is never lost.
+	Plain Variant = iota
+	// Timeout is the timeout-based detection and regeneration of seed
+	// 000's extra slides.
+	Timeout
+	// PingPong is Misra's ping-pong algorithm (seed 000's extra slides;
+	// Misra, PODC 1983).
+	PingPong
+)
+
+var variantNames = [...]string{Plain: "plain", Timeout: "timeout", PingPong: "pingpong"}
+
+// String is the variant's name on the command line.
+func (v Variant) String() string { return variantNames[v] }
+
+// ParseVariant reads a variant name: plain, timeout or pingpong.
+func ParseVariant(s string) (Variant, error) {
+	for i, n := range variantNames {
+		if n == s {
+			return Variant(i), nil
+		}
+	}
+	return 0, fmt.Errorf("parameter variant=%q: want plain, timeout or pingpong", s)
+}
+
 // Protocol is the token ring among N processes, each entering the critical
 // section at most Rounds times.
 type Protocol struct {
 	N      int
 	Rounds int
+	// Variant is the algorithm; Plain by default.
+	Variant Variant
+	// K bounds the numbers the tokens carry: under Timeout the notes' token
+	// value v in 0..K-1 ("k > 2"); under PingPong the counts nbping and
+	// nbpong, which Misra keeps unbounded, are taken modulo K (1..K), which
+	// keeps the state space finite. Plain ignores it.
+	K int
 }
 
-// New returns the token ring for n processes and the given rounds.
-func New(n, rounds int) *Protocol { return &Protocol{N: n, Rounds: rounds} }
+// DefaultK is the notes' smallest admissible k ("k > 2").
+const DefaultK = 3
+
+// New returns the plain token ring for n processes and the given rounds.
+func New(n, rounds int) *Protocol { return &Protocol{N: n, Rounds: rounds, K: DefaultK} }
+
+// NewVariant returns variant v of the token ring for n processes, the
+// given rounds, and token numbers bounded by k (see Protocol.K).
+func NewVariant(n, rounds int, v Variant, k int) *Protocol {
+	return &Protocol{N: n, Rounds: rounds, Variant: v, K: k}
+}
 
 // Successor is p_i's successor on the ring, p_(i+1) mod N: the only node
-// p_i sends to.
+// p_i sends the token to.
 func (p *Protocol) Successor(i model.NodeID) model.NodeID {
 	return model.NodeID((int(i) + 1) % p.N)
+}
+
+// Predecessor is p_i's predecessor on the ring, p_(n+i-1) mod n, from
+// which it receives the token (and which the timeout variant asks).
+func (p *Protocol) Predecessor(i model.NodeID) model.NodeID {
+	return model.NodeID((int(i) + p.N - 1) % p.N)
 }
 
 // State is one process's state.
 type State struct {
 	Phase  mutex.Phase
 	Rounds uint8 // critical sections completed
-	// Token: the process holds the token. It keeps it only while WANTED
-	// (waiting to enter) or HELD; a process that does not want the
-	// critical section passes the token on as it receives it.
+	// Token: the process holds the token that grants the critical section
+	// (under PingPong, the ping: the notes' pinghere). It keeps it only
+	// while WANTED (waiting to enter) or HELD; a process that does not
+	// want the critical section passes the token on as it receives it.
 	Token bool
+	// Held is the number of the token held: its value v (Timeout) or
+	// nbping (PingPong); 0 when no token is held and under Plain.
+	Held int8
+	// Seen is what the process records of the tokens: under Timeout the
+	// notes' "state", the value of the last token it transmitted; under
+	// PingPong the notes' "token" (Misra's m), the number of the last
+	// token it saw, positive for ping and negative for pong, 0 at first.
+	Seen int8
+	// Asking: under Timeout, the process has asked its predecessor about
+	// the token and awaits the answer.
+	Asking bool
 }
 
 // Kind is a message type.
@@ -73,23 +153,37 @@ type Kind uint8
 
 // The messages.
 const (
-	Token Kind = iota // TOKEN: the privilege, sent to the ring successor
+	Token  Kind = iota // TOKEN(v): the privilege, sent to the ring successor
+	Ask                // ASK: Timeout, "ask the previous P_j"
+	Answer             // STATE(v): Timeout, P_j's answer: its state variable
+	Ping               // PING(nbping): PingPong, the token that grants the CS
+	Pong               // PONG(nbpong): PingPong, the other token
 )
 
-// Msg is a message.
+// Msg is a message. V is the number it carries: the token value v
+// (TOKEN, STATE), nbping (PING) or nbpong (PONG, negative).
 type Msg struct {
 	Kind Kind
+	V    int8
 }
 
 // Nodes is N.
 func (p *Protocol) Nodes() int { return p.N }
 
-// Init: every process is RELEASED. p0 starts with the token and, not
-// wanting the critical section, passes it to its successor (seed 002: "if
-// receive token, and not currently in enter(), just pass on token").
+// Init: every process is RELEASED, and p0 starts with the token. Not
+// wanting the critical section, it passes the token to its successor
+// (seed 002: "if receive token, and not currently in enter(), just pass
+// on token"). The variants add their own start: see initTimeout and
+// initPingPong.
 func (p *Protocol) Init(self model.NodeID, out *model.Out[Msg]) State {
+	switch p.Variant {
+	case Timeout:
+		return p.initTimeout(self, out)
+	case PingPong:
+		return p.initPingPong(self, out)
+	}
 	if self == 0 {
-		out.Send(p.Successor(self), Msg{Token})
+		out.Send(p.Successor(self), Msg{Kind: Token})
 	}
 	return State{}
 }
@@ -108,7 +202,8 @@ func (p *Protocol) Inputs(_ model.NodeID, s State, dst []model.Input) []model.In
 	return dst
 }
 
-// Step is the pseudocode of seeds 000 and 002.
+// Step is the pseudocode of seeds 000 and 002, and of the extra slides
+// for the variants.
 func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
 	switch ev.Kind {
 	case model.Environment:
@@ -124,21 +219,57 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			s.Phase = mutex.Released
 			s.Rounds++
 			s.Token = false
-			out.Send(p.Successor(self), Msg{Token})
+			v := s.Held
+			s.Held = 0
+			s = p.pass(self, s, v, out)
 		}
 	case model.Receive:
-		if ev.Msg.Kind != Token {
-			break
+		switch ev.Msg.Kind {
+		case Token:
+			if p.Variant == Timeout {
+				s = p.tokenBack(s, out)
+			}
+			s = p.receive(self, s, ev.Msg.V, out)
+		case Ask:
+			s = p.ask(self, s, ev.From, out)
+		case Answer:
+			s = p.answer(self, s, ev.Msg.V, out)
+		case Ping:
+			s = p.ping(self, s, ev.Msg.V, out)
+		case Pong:
+			s = p.pong(self, s, ev.Msg.V, out)
 		}
-		// receive token from P_(n+i-1) mod n: keep it to enter the
-		// critical section if currently in enter(); otherwise just pass
-		// it on to the ring successor.
-		if s.Phase == mutex.Wanted {
-			s.Token = true
-		} else {
-			out.Send(p.Successor(self), Msg{Token})
-		}
+	case model.Timeout:
+		s = p.timeout(self, s, out)
 	}
+	return s
+}
+
+// receive is the rule for the token that grants the critical section,
+// numbered v: "receive token from P_(n+i-1) mod n": keep it to enter the
+// critical section if currently in enter(); otherwise just pass it on to
+// the ring successor.
+func (p *Protocol) receive(self model.NodeID, s State, v int8, out *model.Out[Msg]) State {
+	if s.Phase == mutex.Wanted {
+		s.Token, s.Held = true, v
+		return s
+	}
+	return p.pass(self, s, v, out)
+}
+
+// pass sends the token numbered v to the successor: "send token to
+// P_(i+1) mod n", with what each variant does on transmission.
+func (p *Protocol) pass(self model.NodeID, s State, v int8, out *model.Out[Msg]) State {
+	switch p.Variant {
+	case Timeout:
+		return p.transmit(self, s, v, out)
+	case PingPong:
+		// token := nbping; pinghere := false; SEND(nbping).
+		s.Seen = v
+		out.Send(p.Successor(self), Msg{Kind: Ping, V: v})
+		return s
+	}
+	out.Send(p.Successor(self), Msg{Kind: Token})
 	return s
 }
 
@@ -154,59 +285,74 @@ func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.
 // Waiting: the process wants the critical section.
 func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
 
-// OneTokenName is the name of the OneToken property.
-const OneTokenName = "one-token"
-
-// OneToken is seed 000's safety argument made an invariant of the world:
-// "only one token", held by a process or in flight. It has the signature of
-// an invariant's Holds function (package checker). Token loss (a dropped
-// message) breaks it, which is what the regeneration variants repair.
-func (p *Protocol) OneToken(w *model.World[State, Msg]) (bool, string) {
-	holders := 0
-	for i := range w.Nodes {
-		if w.Nodes[i].Token {
-			holders++
-		}
-	}
-	flying := w.InFlight(func(e model.Envelope[Msg]) bool { return !e.App && e.Msg.Kind == Token })
-	if holders+flying == 1 {
-		return true, ""
-	}
-	return false, fmt.Sprintf("%d tokens: %d held, %d in flight", holders+flying, holders, flying)
-}
-
 // AppendState encodes s canonically.
 func (p *Protocol) AppendState(b []byte, s State) []byte {
 	b = append(b, byte(s.Phase), s.Rounds)
-	return model.AppendBool(b, s.Token)
+	b = model.AppendBool(b, s.Token)
+	b = append(b, byte(s.Held), byte(s.Seen))
+	return model.AppendBool(b, s.Asking)
 }
 
 // ReadState decodes a state written by AppendState.
 func (p *Protocol) ReadState(b []byte) (State, []byte) {
 	s := State{Phase: mutex.Phase(b[0]), Rounds: b[1]}
 	s.Token, b = model.ReadBool(b[2:])
+	s.Held, s.Seen = int8(b[0]), int8(b[1])
+	s.Asking, b = model.ReadBool(b[2:])
 	return s, b
 }
 
 // AppendMsg encodes m canonically.
-func (p *Protocol) AppendMsg(b []byte, m Msg) []byte { return append(b, byte(m.Kind)) }
+func (p *Protocol) AppendMsg(b []byte, m Msg) []byte { return append(b, byte(m.Kind), byte(m.V)) }
 
 // ReadMsg decodes a message written by AppendMsg.
-func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) { return Msg{Kind(b[0])}, b[1:] }
+func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
+	return Msg{Kind: Kind(b[0]), V: int8(b[1])}, b[2:]
+}
 
-// FormatMsg: "TOKEN".
+// FormatMsg: "TOKEN" (plain), "TOKEN(1)", "ASK" and "STATE(1)" (timeout),
+// "PING(1)" and "PONG(-1)" (pingpong).
 func (p *Protocol) FormatMsg(m Msg) string {
-	if m.Kind == Token {
+	switch m.Kind {
+	case Token:
+		if p.Variant == Timeout {
+			return fmt.Sprintf("TOKEN(%d)", m.V)
+		}
 		return "TOKEN"
+	case Ask:
+		return "ASK"
+	case Answer:
+		return fmt.Sprintf("STATE(%d)", m.V)
+	case Ping:
+		return fmt.Sprintf("PING(%d)", m.V)
+	case Pong:
+		return fmt.Sprintf("PONG(%d)", m.V)
 	}
 	return fmt.Sprintf("MSG(%d)", m.Kind)
 }
 
-// FormatState: "WANTED token rounds=0" or "RELEASED rounds=1".
+// FormatState: "WANTED token rounds=0" (plain), "WANTED token(1) state=0
+// asking rounds=0" (timeout), "WANTED ping(1) m=-1 rounds=0" (pingpong).
 func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 	str := s.Phase.String()
-	if s.Token {
-		str += " token"
+	switch p.Variant {
+	case Timeout:
+		if s.Token {
+			str += fmt.Sprintf(" token(%d)", s.Held)
+		}
+		str += fmt.Sprintf(" state=%d", s.Seen)
+		if s.Asking {
+			str += " asking"
+		}
+	case PingPong:
+		if s.Token {
+			str += fmt.Sprintf(" ping(%d)", s.Held)
+		}
+		str += fmt.Sprintf(" m=%d", s.Seen)
+	default:
+		if s.Token {
+			str += " token"
+		}
 	}
 	return str + fmt.Sprintf(" rounds=%d", s.Rounds)
 }

@@ -12,16 +12,35 @@ import (
 )
 
 func spec(n, rounds int) *checker.Spec[State, Msg] {
-	p := New(n, rounds)
+	return specOf(New(n, rounds), model.Config{})
+}
+
+// specOf is the registry's spec of p under cfg: mutual exclusion, one
+// token (at most one when a fault may lose a message), no deadlock and
+// starvation freedom.
+func specOf(p *Protocol, cfg model.Config) *checker.Spec[State, Msg] {
+	holds := p.OneToken
+	if b := cfg.Faults.Budget; b[model.Drop] != 0 || b[model.Crash] != 0 || b[model.Partition] != 0 {
+		holds = p.AtMostOneToken
+	}
 	return &checker.Spec[State, Msg]{
-		System: model.NewSystem[State, Msg](p, model.Config{}),
+		System: model.NewSystem[State, Msg](p, cfg),
 		Invariants: []checker.Invariant[State, Msg]{
 			invariants.MutualExclusion[State, Msg](p),
-			{Name: OneTokenName, Holds: p.OneToken},
+			{Name: OneTokenName, Holds: holds},
 		},
 		Deadlock: true,
 		Liveness: []checker.Liveness[State, Msg]{invariants.StarvationFreedom[State, Msg](p)},
 	}
+}
+
+// config is the system configuration of a network, a -faults spec and a
+// timer mode.
+func config(t *testing.T, network model.Network, faults string, timers model.TimerMode) model.Config {
+	t.Helper()
+	f, err := model.ParseFaults(faults)
+	require.NoError(t, err)
+	return model.Config{Network: network, Faults: f, Timers: timers}
 }
 
 // Pinned counts: any change in behaviour shows here. The counts equal the
@@ -132,13 +151,37 @@ func TestOneToken(t *testing.T) {
 	ok, why := p.OneToken(w)
 	require.False(t, ok)
 	require.Equal(t, "0 tokens: 0 held, 0 in flight", why)
-	w.Net = []model.Envelope[Msg]{{From: 1, To: 0, Msg: Msg{Token}}, {From: 2, To: 0, App: true}}
+	w.Net = []model.Envelope[Msg]{{From: 1, To: 0, Msg: Msg{Kind: Token}}, {From: 2, To: 0, App: true}}
 	ok, _ = p.OneToken(w) // an application message is no token
 	require.True(t, ok)
 	w.Nodes[0] = State{Phase: mutex.Wanted, Token: true}
 	ok, why = p.OneToken(w)
 	require.False(t, ok)
 	require.Equal(t, "2 tokens: 1 held, 1 in flight", why)
+
+	// Where tokens may be lost, none is no violation; two still are.
+	ok, why = p.AtMostOneToken(w)
+	require.False(t, ok)
+	require.Equal(t, "2 tokens: 1 held, 1 in flight", why)
+	w.Nodes[0], w.Net = State{}, nil
+	ok, _ = p.AtMostOneToken(w)
+	require.True(t, ok)
+
+	// Ping-pong: one ping (held or in flight) and one pong.
+	pp := NewVariant(2, 1, PingPong, DefaultK)
+	w.Nodes[1] = State{Phase: mutex.Held, Token: true, Held: 1}
+	ok, why = pp.OneToken(w)
+	require.False(t, ok)
+	require.Equal(t, "0 pongs in flight", why)
+	ok, _ = pp.AtMostOneToken(w)
+	require.True(t, ok)
+	w.Net = []model.Envelope[Msg]{{From: 0, To: 1, Msg: Msg{Kind: Pong, V: -1}}}
+	ok, _ = pp.OneToken(w)
+	require.True(t, ok)
+	w.Net = append(w.Net, model.Envelope[Msg]{From: 0, To: 1, Msg: Msg{Kind: Pong, V: -2}})
+	ok, why = pp.AtMostOneToken(w)
+	require.False(t, ok)
+	require.Equal(t, "2 pongs in flight", why)
 
 	r, err := spec(2, 1).Replay([]string{
 		"input p0 request", "input p1 request",
@@ -172,7 +215,13 @@ func TestCodecRoundTrip(t *testing.T) {
 	for _, ph := range []mutex.Phase{mutex.Released, mutex.Wanted, mutex.Held} {
 		for r := range uint8(3) {
 			for _, tok := range []bool{false, true} {
-				states = append(states, State{Phase: ph, Rounds: r, Token: tok})
+				for _, v := range []int8{-3, 0, 2} {
+					for _, asking := range []bool{false, true} {
+						states = append(states,
+							State{Phase: ph, Rounds: r, Token: tok, Held: v, Asking: asking},
+							State{Phase: ph, Rounds: r, Token: tok, Seen: v, Asking: asking})
+					}
+				}
 			}
 		}
 	}
@@ -182,13 +231,28 @@ func TestCodecRoundTrip(t *testing.T) {
 		got, rest := p.ReadState(b[1:])
 		require.Equal(t, s, got)
 		require.Empty(t, rest)
-		_, dup := seen[string(b)]
-		require.False(t, dup, "state %d encodes like state %d", i, seen[string(b)])
+		if j, dup := seen[string(b)]; dup {
+			require.Equal(t, states[j], s, "state %d encodes like state %d", i, j)
+		}
 		seen[string(b)] = i
 	}
-	m := Msg{Token}
-	got, rest := p.ReadMsg(p.AppendMsg(nil, m))
-	require.Equal(t, m, got)
-	require.Empty(t, rest)
-	require.Equal(t, "TOKEN", p.FormatMsg(m))
+	msgs := []struct {
+		m           Msg
+		plain, text string // the text under Plain, and under the variant that uses m
+		v           Variant
+	}{
+		{Msg{Kind: Token}, "TOKEN", "TOKEN(0)", Timeout},
+		{Msg{Kind: Token, V: 2}, "TOKEN", "TOKEN(2)", Timeout},
+		{Msg{Kind: Ask}, "ASK", "ASK", Timeout},
+		{Msg{Kind: Answer, V: 1}, "STATE(1)", "STATE(1)", Timeout},
+		{Msg{Kind: Ping, V: 3}, "PING(3)", "PING(3)", PingPong},
+		{Msg{Kind: Pong, V: -3}, "PONG(-3)", "PONG(-3)", PingPong},
+	}
+	for _, c := range msgs {
+		got, rest := p.ReadMsg(p.AppendMsg([]byte{}, c.m))
+		require.Equal(t, c.m, got)
+		require.Empty(t, rest)
+		require.Equal(t, c.plain, p.FormatMsg(c.m))
+		require.Equal(t, c.text, NewVariant(3, 2, c.v, DefaultK).FormatMsg(c.m))
+	}
 }
