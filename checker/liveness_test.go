@@ -13,7 +13,7 @@ import (
 // "chat" input sends it a message, delivered back); p1 waits until p0
 // gives it the turn with the "give" input. Whether p1 starves depends on
 // whether "give" is fair.
-type chatter struct{ fairGive bool }
+type chatter struct{ fairGive, quiet bool } // quiet: p0 never chats
 
 type cstate struct{ gave, busy bool }
 
@@ -22,7 +22,7 @@ func (c chatter) Init(model.NodeID, *model.Out[uint8]) cstate {
 	return cstate{}
 }
 func (c chatter) Inputs(self model.NodeID, s cstate, dst []model.Input) []model.Input {
-	if self == 0 && !s.busy {
+	if self == 0 && !s.busy && !c.quiet {
 		dst = append(dst, "chat")
 	}
 	if self == 0 && !s.gave {
@@ -62,7 +62,7 @@ func (c chatter) FormatMsg(m uint8) string { return map[uint8]string{1: "CHAT", 
 
 func chatterSpec(fair bool) *checker.Spec[cstate, uint8] {
 	return &checker.Spec[cstate, uint8]{
-		System: model.NewSystem[cstate, uint8](chatter{fair}, model.Config{}),
+		System: model.NewSystem[cstate, uint8](chatter{fairGive: fair}, model.Config{}),
 		Liveness: []checker.Liveness[cstate, uint8]{{
 			Name:    "p1-served",
 			Pending: func(w *model.World[cstate, uint8], i model.NodeID) bool { return i == 1 && !w.Nodes[1].gave },
@@ -113,4 +113,32 @@ func TestWalksFindLassos(t *testing.T) {
 	require.NotNil(t, r.Counterexample.Loop)
 	r = chatterSpec(true).Check(checker.Options{Strategy: checker.Random, Seed: 1, Walks: 200})
 	require.Equal(t, checker.Inconclusive, r.Verdict, "%v", r.Counterexample)
+}
+
+// A run that ends with a node pending is a liveness violation that a
+// replay of the finite trace reproduces.
+func TestReplayJudgesPendingAtTheEnd(t *testing.T) {
+	sp := chatterSpec(true)
+	// p0 gives p1 its turn, but the TURN message is lost... here simply
+	// never delivered: stop before it is, at a world that is not terminal,
+	// and nothing is judged; a terminal world with p1 pending would be.
+	rp, err := sp.Replay([]string{"input p0 chat"})
+	require.NoError(t, err)
+	require.Equal(t, "", rp.Trace.Property)
+	f, _ := model.ParseFaults("drop=1")
+	sp = &checker.Spec[cstate, uint8]{
+		System:   model.NewSystem[cstate, uint8](chatter{fairGive: true, quiet: true}, model.Config{Faults: f}),
+		Liveness: chatterSpec(true).Liveness,
+	}
+	r := sp.Check(checker.Options{})
+	require.Equal(t, checker.Violated, r.Verdict)
+	var lines []string
+	for _, s := range r.Counterexample.Steps {
+		lines = append(lines, s.Action)
+	}
+	require.Equal(t, []string{"input p0 give", "drop p0->p1 TURN"}, lines)
+	require.Nil(t, r.Counterexample.Loop)
+	rp, err = sp.Replay(lines)
+	require.NoError(t, err)
+	require.Equal(t, r.Counterexample, rp.Trace)
 }

@@ -101,6 +101,9 @@ func (sp *Spec[S, M]) ReplayLoop(lines []string, loop int) (*Replayed, error) {
 	if prop == "" && loop >= 0 {
 		prop, why = sp.checkLasso(r, worlds, classes, loop)
 	}
+	if prop == "" && loop < 0 && len(acts) == 0 {
+		prop, why = sp.pendingAtEnd(r.cur)
+	}
 	tr := r.trace(prop, why)
 	if loop >= 0 {
 		tr.Loop = &loop
@@ -143,4 +146,17 @@ func (r *replayer[S, M]) step(match func(a model.Action, next *model.World[S, M]
 func (r *replayer[S, M]) trace(prop, why string) *Trace {
 	return &Trace{Property: prop, Detail: why, Steps: r.steps, Final: r.sys.FormatWorld(r.cur),
 		History: append([]model.Record(nil), r.cur.History...)}
+}
+
+// pendingAtEnd judges the liveness properties on a terminal world: a node
+// still pending there waits for ever.
+func (sp *Spec[S, M]) pendingAtEnd(w *model.World[S, M]) (string, string) {
+	for _, l := range sp.Liveness {
+		for i := range w.Nodes {
+			if id := model.NodeID(i); !w.IsDown(id) && l.Pending(w, id) {
+				return l.Name, lassoDetail(id, 0, 0, false)
+			}
+		}
+	}
+	return "", ""
 }
