@@ -86,3 +86,7 @@ func BenchmarkSwarm_RA_N8_R2(b *testing.B) {
 func BenchmarkSwarm_Maekawa_Plane_R2(b *testing.B) {
 	runWalks(b, "maekawa", map[string]string{"n": "7", "sets": "plane", "rounds": "2"})
 }
+
+func BenchmarkCR_N10(b *testing.B) {
+	run(b, "ringelection", map[string]string{"n": "10"}, checker.Options{SkipLiveness: true})
+}

@@ -9,7 +9,7 @@ func (sys *System[S, M]) Encode(b []byte, w *World[S, M]) []byte {
 		b = AppendUvarint(b, t)
 	}
 	b = AppendUvarint(b, w.Down)
-	if sys.Config.Faults.Any() {
+	if sys.faulty {
 		b = append(b, w.Used[:]...)
 		b = AppendUvarint(b, w.Cut)
 	}
@@ -58,7 +58,7 @@ func (sys *System[S, M]) Decode(b []byte, w *World[S, M]) {
 	}
 	w.Down, b = ReadUvarint(b)
 	w.Used, w.Cut = [numFaults]uint8{}, 0
-	if sys.Config.Faults.Any() {
+	if sys.faulty {
 		copy(w.Used[:], b)
 		w.Cut, b = ReadUvarint(b[numFaults:])
 	}

@@ -42,7 +42,7 @@ func (sys *System[S, M]) FormatWorld(w *World[S, M]) []string {
 		all := uint64(1)<<sys.n - 1
 		lines = append(lines, "partition  "+formatGroup(w.Cut)+"|"+formatGroup(all&^w.Cut))
 	}
-	if sys.Config.Faults.Any() {
+	if sys.faulty {
 		var used []string
 		for k, u := range w.Used {
 			if u > 0 {

@@ -34,6 +34,7 @@ type System[S, M any] struct {
 	guard  TimerGuard[S, M] // nil unless timers are perfect
 	rest   Restarter[S, M]
 	app    AppCarrier[S, M]
+	faulty bool // Config.Faults.Any()
 
 	out    Out[M]
 	inputs []Input
@@ -52,7 +53,7 @@ func NewSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
 	if cfg.RequestInput == "" {
 		cfg.RequestInput = "request"
 	}
-	sys := &System[S, M]{P: p, Config: cfg, n: n}
+	sys := &System[S, M]{P: p, Config: cfg, n: n, faulty: cfg.Faults.Any()}
 	sys.waiter, _ = p.(Waiter[S])
 	sys.rest, _ = p.(Restarter[S, M])
 	sys.app, _ = p.(AppCarrier[S, M])
@@ -130,7 +131,7 @@ func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 			}
 		}
 	}
-	if sys.Config.Faults.Any() {
+	if sys.faulty {
 		dst = sys.faultActions(w, dst)
 	}
 	return dst

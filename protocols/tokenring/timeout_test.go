@@ -5,10 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coordcheck/coordcheck/internal/long"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -40,7 +41,7 @@ func TestTimeoutStateCounts(t *testing.T) {
 		{3, 1, "drop=1", model.TimersFree, 215865, 1310391, 30},
 	}
 	for _, c := range cases {
-		if testing.Short() && c.states > 100000 {
+		if !long.Enabled() && c.states > 100000 {
 			continue
 		}
 		p := NewVariant(c.n, c.rounds, Timeout, DefaultK)

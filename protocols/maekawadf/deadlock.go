@@ -1,0 +1,86 @@
+package maekawadf
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
+)
+
+// ExplainDeadlock says why the deadlocked world w is stuck, in the words
+// of package maekawa: for every waiting process, in id order, the voters
+// whose vote it lacks, whom each of them voted for and whether it knows it
+// has failed there (FAILED), and the voters whose INQUIRE it keeps; then a cycle of the
+// wait-for graph (p -> q when a vote p lacks is held by q), following from
+// each process the holder of the first vote it lacks. With the channels
+// empty, as in every deadlock, p has the vote of v exactly when v voted for
+// p; votes lost to faults are reported as such.
+func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
+	next := make([]model.NodeID, p.N) // the holder of the first vote p_i lacks
+	var waits []string
+	for i := range p.N {
+		self := model.NodeID(i)
+		next[i] = Nobody
+		s := &w.Nodes[i]
+		if w.IsDown(self) || s.Phase != mutex.Wanted {
+			continue
+		}
+		var lacks []string
+		for _, v := range p.Sets[i].Members() {
+			holder := w.Nodes[v].Voted
+			var why string
+			switch {
+			case w.IsDown(v):
+				why = "down"
+			case s.Votes.Has(v):
+				continue
+			case holder == self:
+				why = "its GRANT was lost"
+			case holder == Nobody:
+				why = v.String() + " has not voted"
+			default:
+				why = fmt.Sprintf("%s voted for %s", v, formatVote(holder, w.Nodes[v].VotedTS))
+				if next[i] == Nobody {
+					next[i] = holder
+				}
+			}
+			if s.Failed.Has(v) {
+				why += ", FAILED"
+			}
+			lacks = append(lacks, fmt.Sprintf("%s (%s)", v, why))
+		}
+		if len(lacks) > 0 {
+			wait := fmt.Sprintf("%s(ts=%d) waits for %s", self, s.TS, strings.Join(lacks, " and "))
+			if s.Deferred != 0 {
+				wait += " and keeps the INQUIRE of " + s.Deferred.String()
+			}
+			waits = append(waits, wait)
+		}
+	}
+	for i := range p.N {
+		if cycle := cycle(model.NodeID(i), next); cycle != "" {
+			return "circular wait: " + strings.Join(waits, ", ") + "; cycle " + cycle
+		}
+	}
+	return "no action is enabled: " + strings.Join(waits, ", ")
+}
+
+// cycle follows next from start until a process repeats, and renders the
+// loop as "p0 -> p1 -> p0"; "" when the walk reaches Nobody first.
+func cycle(start model.NodeID, next []model.NodeID) string {
+	pos := make([]int, len(next)) // 1 + position of p_i on the walk, 0 when not on it
+	var walk []model.NodeID
+	for at := start; at != Nobody; at = next[at] {
+		if pos[at] != 0 {
+			var ids []string
+			for _, q := range walk[pos[at]-1:] {
+				ids = append(ids, q.String())
+			}
+			return strings.Join(append(ids, at.String()), " -> ")
+		}
+		walk = append(walk, at)
+		pos[at] = len(walk)
+	}
+	return ""
+}
