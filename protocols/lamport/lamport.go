@@ -138,15 +138,7 @@ func (p *Protocol) L2(self model.NodeID, s State) bool {
 // Inputs offers request when released with rounds left, enter when WANTED
 // and L1 and L2 hold, and exit when in the critical section.
 func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	switch {
-	case s.Phase == mutex.Released && int(s.Rounds) < p.Rounds:
-		dst = append(dst, mutex.Request)
-	case s.Phase == mutex.Wanted && p.L1(self, s) && p.L2(self, s):
-		dst = append(dst, mutex.Enter)
-	case s.Phase == mutex.Held:
-		dst = append(dst, mutex.Exit)
-	}
-	return dst
+	return mutex.Inputs(s.Phase, int(s.Rounds), p.Rounds, p.L1(self, s) && p.L2(self, s), dst)
 }
 
 // broadcast sends m to every site but self.
@@ -213,7 +205,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 // FairInput: a site that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return in == mutex.Enter || in == mutex.Exit
+	return mutex.FairInput(in)
 }
 
 // InCS: the site holds the critical section.

@@ -91,15 +91,7 @@ func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{Vote
 // Inputs offers request when released with rounds left, enter once every
 // member of V_i has voted, and exit when in the critical section.
 func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	switch {
-	case s.Phase == mutex.Released && int(s.Rounds) < p.Rounds:
-		dst = append(dst, mutex.Request)
-	case s.Phase == mutex.Wanted && int(s.Grants) == p.Sets[self].Len():
-		dst = append(dst, mutex.Enter)
-	case s.Phase == mutex.Held:
-		dst = append(dst, mutex.Exit)
-	}
-	return dst
+	return mutex.Inputs(s.Phase, int(s.Rounds), p.Rounds, int(s.Grants) == p.Sets[self].Len(), dst)
 }
 
 // Step is the pseudocode of seed 000.
@@ -177,7 +169,7 @@ func (p *Protocol) oldest(s *State) (model.NodeID, bool) {
 // FairInput: a process that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return in == mutex.Enter || in == mutex.Exit
+	return mutex.FairInput(in)
 }
 
 // InCS: the process holds the critical section.

@@ -225,15 +225,7 @@ func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{Vote
 // Inputs offers request when released with rounds left, enter once every
 // member of V_i has voted, and exit when in the critical section.
 func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	switch {
-	case s.Phase == mutex.Released && int(s.Rounds) < p.Rounds:
-		dst = append(dst, mutex.Request)
-	case s.Phase == mutex.Wanted && s.Votes == p.Sets[self]:
-		dst = append(dst, mutex.Enter)
-	case s.Phase == mutex.Held:
-		dst = append(dst, mutex.Exit)
-	}
-	return dst
+	return mutex.Inputs(s.Phase, int(s.Rounds), p.Rounds, s.Votes == p.Sets[self], dst)
 }
 
 // Step is seed 002's algorithm: steps a-e and Cases I-III.
@@ -420,7 +412,7 @@ func (p *Protocol) head(s *State) (model.NodeID, bool) {
 // FairInput: a process that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return in == mutex.Enter || in == mutex.Exit
+	return mutex.FairInput(in)
 }
 
 // InCS: the process holds the critical section.

@@ -4,6 +4,8 @@
 // space finite.
 package mutex
 
+import "github.com/coordcheck/coordcheck/model"
+
 // Phase is a process's state with respect to the critical section.
 type Phase uint8
 
@@ -36,3 +38,24 @@ const (
 	Enter   = "enter"
 	Exit    = "exit"
 )
+
+// Inputs appends the workload's inputs for a process in phase ph that has
+// completed rounds of at most max critical sections: request when released
+// with rounds left, enter when it wants the CS and mayEnter (the
+// algorithm's condition to enter), exit when it holds the CS.
+func Inputs(ph Phase, rounds, max int, mayEnter bool, dst []model.Input) []model.Input {
+	switch {
+	case ph == Released && rounds < max:
+		dst = append(dst, Request)
+	case ph == Wanted && mayEnter:
+		dst = append(dst, Enter)
+	case ph == Held:
+		dst = append(dst, Exit)
+	}
+	return dst
+}
+
+// FairInput reports whether in is weakly fair in the workload: a process
+// allowed to enter eventually does, and one in the CS eventually leaves;
+// requesting is up to the environment.
+func FairInput(in model.Input) bool { return in == Enter || in == Exit }

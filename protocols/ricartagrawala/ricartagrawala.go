@@ -81,15 +81,7 @@ func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
 // Inputs offers request when released with rounds left, enter once all
 // N-1 replies are in, and exit when in the critical section.
 func (p *Protocol) Inputs(_ model.NodeID, s State, dst []model.Input) []model.Input {
-	switch {
-	case s.Phase == mutex.Released && int(s.Rounds) < p.Rounds:
-		dst = append(dst, mutex.Request)
-	case s.Phase == mutex.Wanted && int(s.Replies) == p.N-1:
-		dst = append(dst, mutex.Enter)
-	case s.Phase == mutex.Held:
-		dst = append(dst, mutex.Exit)
-	}
-	return dst
+	return mutex.Inputs(s.Phase, int(s.Rounds), p.Rounds, int(s.Replies) == p.N-1, dst)
 }
 
 // Step is the pseudocode of seed 000.
@@ -153,7 +145,7 @@ func (p *Protocol) reply(s State) Msg {
 // FairInput: a process that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return in == mutex.Enter || in == mutex.Exit
+	return mutex.FairInput(in)
 }
 
 // InCS: the process holds the critical section.

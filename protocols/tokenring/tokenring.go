@@ -276,7 +276,7 @@ func (p *Protocol) pass(self model.NodeID, s State, v int8, out *model.Out[Msg])
 // FairInput: a process that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return in == mutex.Enter || in == mutex.Exit
+	return mutex.FairInput(in)
 }
 
 // InCS: the process holds the critical section.

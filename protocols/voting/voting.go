@@ -388,7 +388,7 @@ func (p *Protocol) head(s State) model.NodeID {
 // section eventually leaves, and one that backs off eventually retries (the
 // random period ends); requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return in == mutex.Enter || in == mutex.Exit || in == Retry
+	return mutex.FairInput(in) || in == Retry
 }
 
 // InCS: the process holds the critical section.
