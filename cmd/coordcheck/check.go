@@ -169,6 +169,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		if *maxDepth > 0 {
 			depth = fmt.Sprintf(" -max-depth %d", *maxDepth)
 		}
+		if !*liveness {
+			depth += " -liveness=false"
+		}
 		fmt.Fprintf(stdout, "failing walk %d: %d steps, shrunk to %d; replay it with:\n  coordcheck check %s%s -mode %s -seed %d -walk %d%s\n",
 			*rep.FailingWalk, rep.ShrunkFrom, len(rep.Counterexample.Steps), name, flagsOf(values, entry, cfg), *mode, *seed, *rep.FailingWalk, depth)
 	}

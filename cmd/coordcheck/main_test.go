@@ -67,3 +67,28 @@ func TestCosts(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, `unknown family "nosuch" (valid: `)
 }
+
+// The same seed prints the same counterexample, the same shrinking and the
+// same replay command, byte for byte, on two runs (only the line with the
+// timing differs).
+func TestRandomOutputIsDeterministic(t *testing.T) {
+	strip := func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.Contains(l, "steps/s") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	for _, mode := range []string{"random", "swarm"} {
+		args := []string{"check", "maekawa", "-n", "4", "-sets", "grid", "-mode", mode, "-seed", "7", "-liveness=false"}
+		code1, out1, _ := runCmd(args...)
+		code2, out2, _ := runCmd(args...)
+		require.Equal(t, 1, code1, out1)
+		require.Equal(t, code1, code2)
+		require.Equal(t, strip(out1), strip(out2))
+		require.Contains(t, out1, "counterexample: 20 steps to a violation of no-deadlock")
+		require.Regexp(t, "coordcheck check maekawa -n 4 -sets grid -mode "+mode+" -seed 7 -walk [0-9]+ -liveness=false\n", out1)
+	}
+}
