@@ -1,6 +1,12 @@
 package checker
 
-import "github.com/coordcheck/coordcheck/model"
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/model"
+)
 
 // Invariant is an Always property: Holds must be true in every reachable
 // world. When it is false, the string says why ("p0 and p2 are both in
@@ -118,4 +124,22 @@ func joinWords(ws []string) string {
 		s += ", " + w
 	}
 	return s + " and " + ws[len(ws)-1]
+}
+
+// Without returns a copy of sp that does not check the named properties,
+// or an error naming an unknown one and the valid names. Skipping an
+// auxiliary invariant lets a search go on to the property behind it (two
+// tokens before two processes in the critical section).
+func (sp *Spec[S, M]) Without(names []string) (Target, error) {
+	valid := sp.PropertyNames()
+	for _, n := range names {
+		if !slices.Contains(valid, n) {
+			return nil, fmt.Errorf("unknown property %q (valid: %s)", n, strings.Join(valid, ", "))
+		}
+	}
+	cp := *sp
+	cp.Invariants = slices.DeleteFunc(slices.Clone(sp.Invariants), func(i Invariant[S, M]) bool { return slices.Contains(names, i.Name) })
+	cp.Liveness = slices.DeleteFunc(slices.Clone(sp.Liveness), func(l Liveness[S, M]) bool { return slices.Contains(names, l.Name) })
+	cp.Deadlock = sp.Deadlock && !slices.Contains(names, DeadlockProperty)
+	return &cp, nil
 }

@@ -11,6 +11,8 @@ type Target interface {
 	ReplayLoop(lines []string, loop int) (*Replayed, error)
 	// PropertyNames lists the properties checked.
 	PropertyNames() []string
+	// Without drops the named properties; see Spec.Without.
+	Without(names []string) (Target, error)
 }
 
 var _ Target = (*Spec[int, int])(nil)

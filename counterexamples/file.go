@@ -53,6 +53,8 @@ type File struct {
 	// Ordering and AppMsgs are the causality options (model.Config).
 	Ordering bool
 	AppMsgs  int
+	// Skip names the properties the check did not judge (-skip).
+	Skip     []string
 	Property string
 	// Actions are the action lines, and ActionLines their 1-based line
 	// numbers in the file (zero for a File not read from text).
@@ -102,6 +104,9 @@ func (f *File) Write(w io.Writer) error {
 	}
 	if f.AppMsgs > 0 {
 		fmt.Fprintf(&b, "%-9s %d\n", "app-msgs", f.AppMsgs)
+	}
+	if len(f.Skip) > 0 {
+		fmt.Fprintf(&b, "%-9s %s\n", "skip", strings.Join(f.Skip, ","))
 	}
 	fmt.Fprintf(&b, "%-9s %s\n", "property", f.Property)
 	fmt.Fprintf(&b, "%-9s %d\n", "steps", len(f.Actions))
@@ -238,6 +243,8 @@ func Parse(r io.Reader) (*File, error) {
 				return nil, &SyntaxError{n, line, "ordering takes the word on"}
 			}
 			f.Ordering = true
+		case "skip":
+			f.Skip = strings.Split(rest, ",")
 		case "app-msgs":
 			v, err := strconv.Atoi(rest)
 			if err != nil || v < 0 || v > 255 {
@@ -253,7 +260,7 @@ func Parse(r io.Reader) (*File, error) {
 			}
 			steps = v
 		default:
-			return nil, &SyntaxError{n, line, "unknown header " + strconv.Quote(word) + " (valid: protocol, params, network, faults, timers, ordering, app-msgs, property, steps)"}
+			return nil, &SyntaxError{n, line, "unknown header " + strconv.Quote(word) + " (valid: protocol, params, network, faults, timers, ordering, app-msgs, skip, property, steps)"}
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -43,7 +43,10 @@ func Target(f *File) (checker.Target, error) {
 		return nil, err
 	}
 	t, _, err := e.BuildWith(f.Params, cfg)
-	return t, err
+	if err != nil || len(f.Skip) == 0 {
+		return t, err
+	}
+	return t.Without(f.Skip)
 }
 
 // Config is the system configuration the file records.

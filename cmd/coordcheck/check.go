@@ -62,6 +62,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	timeout := fs.Duration("timeout", 0, "stop after this long, e.g. 30s (0: no bound)")
 	exhaust := fs.Bool("exhaust", false, "keep going after a violation and count every violating state")
 	liveness := fs.Bool("liveness", true, "check liveness properties too (keeps the state graph in memory)")
+	skip := fs.String("skip", "", "comma-separated properties not to check")
 	out := fs.String("o", "", "write the counterexample to this file")
 	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here (default: next to -o FILE)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
@@ -119,6 +120,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, usageError("%s: %v", name, err)
 	}
+	var skipped []string
+	if *skip != "" {
+		skipped = strings.Split(*skip, ",")
+		if target, err = target.Without(skipped); err != nil {
+			return 0, usageError("-skip: %v", err)
+		}
+	}
 
 	stop := make(chan struct{})
 	sig := make(chan os.Signal, 1)
@@ -144,6 +152,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 
 	if *out != "" && rep.Counterexample != nil {
 		f := counterexamples.FromTrace(name, values.Map(), cfg, rep.Counterexample)
+		f.Skip = skipped
 		if err := writeFileAtomic(*out, f); err != nil {
 			return 0, usageError("writing %s: %v", *out, err)
 		}
@@ -171,6 +180,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		if !*liveness {
 			depth += " -liveness=false"
+		}
+		if *skip != "" {
+			depth += " -skip " + *skip
 		}
 		fmt.Fprintf(stdout, "failing walk %d: %d steps, shrunk to %d; replay it with:\n  coordcheck check %s%s -mode %s -seed %d -walk %d%s\n",
 			*rep.FailingWalk, rep.ShrunkFrom, len(rep.Counterexample.Steps), name, flagsOf(values, entry, cfg), *mode, *seed, *rep.FailingWalk, depth)
@@ -269,6 +281,7 @@ search flags:
   -timeout D           stop after D, e.g. 30s or 5m (0: no bound)
   -exhaust             keep going after a violation; count every violating state
   -liveness=false      check safety only (liveness keeps the whole state graph)
+  -skip P,Q            do not check these properties (to reach the one behind them)
   -o FILE              write the counterexample file
   -html FILE           write porcupine's visualization of a linearizability
                        violation (default: FILE.html next to -o FILE)
