@@ -6,7 +6,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/protocols/maekawa"
 	"github.com/coordcheck/coordcheck/protocols/maekawadf"
 )
 
@@ -17,24 +16,14 @@ func init() {
 		Params: []Param{
 			paramN("3"),
 			paramRounds,
-			{"sets", "all", "voting sets: all (everyone), grid (row+column of a square grid; n a square), " +
-				"plane (n=7, the projective plane of seed 001), or V0;V1;... with comma-separated ids, " +
-				"e.g. 0,1,2;1,3,5;2,4,5;0,3,4;1,4,6;0,5,6;2,3,6 ('/' may replace ';')"},
+			paramSets,
 			{"fixes", "all", "corrections to seed 002's rules: all, none (the rules to the letter), or a comma list of " +
 				"queue (FAILED when any request ahead outranks, one INQUIRE per vote), " +
 				"displaced (FAILED to a request pushed back from the head of the queue), " +
 				"defer (keep an early INQUIRE until a FAILED), held (yield only a vote held)"},
 		},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, err := v.Int("n", 1, 63)
-			if err != nil {
-				return nil, err
-			}
-			r, err := v.Int("rounds", 1, 100)
-			if err != nil {
-				return nil, err
-			}
-			sets, err := maekawa.ParseSets(v.Get("sets"), n)
+			n, r, sets, err := maekawaParams(v)
 			if err != nil {
 				return nil, err
 			}
@@ -60,37 +49,12 @@ func init() {
 // when every process contends: 3√N messages, at most 5√N with FAILED,
 // INQUIRE and YIELD, where K = |V_i| stands for √N.
 func maekawaDFCosts(n int) ([]CostRow, error) {
-	// The sets of the maekawa entry: the grid when N is a square, the
-	// projective plane for 7, everyone otherwise.
-	sets, err := maekawa.GridSets(n)
-	switch {
-	case n == 7:
-		sets = maekawa.PlaneSets()
-	case err != nil:
-		sets = maekawa.AllSets(n)
-	}
+	sets := costSets(n)
 	p, err := maekawadf.New(n, 2, sets, maekawadf.AllFixes)
 	if err != nil {
 		return nil, err
 	}
-	k := sets[0].Len()
-	lo, hi := n, 0 // voters a waiting process shares with the one that exits
-	for a := range sets {
-		for b := range sets {
-			if a != b {
-				x := (sets[a] & sets[b]).Len()
-				lo, hi = min(lo, x), max(hi, x)
-			}
-		}
-	}
-	rows, err := mutexCosts[maekawadf.State, maekawadf.Msg](p, mutexFormulas{
-		enter:          formula{text: "2K", min: 2 * k, max: 2 * k},
-		exit:           exact("K", k),
-		exitOneWaiter:  formula{text: "K + |Va∩Vb| (releases + votes)", min: k + lo, max: k + hi},
-		exitAllWaiting: exact("K", k),
-		client:         exact("2", 2),
-		sync:           exact("2 (release + vote)", 2),
-	})
+	rows, err := mutexCosts[maekawadf.State, maekawadf.Msg](p, maekawaFormulas(sets))
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +64,7 @@ func maekawaDFCosts(n int) ([]CostRow, error) {
 	if err != nil {
 		return nil, err
 	}
+	k := sets[0].Len()
 	var all, extra [2]float64 // per critical section: every message; FAILED, INQUIRE and YIELD
 	for i, lowFirst := range []bool{false, true} {
 		t, err := maekawadf.Contention(once, lowFirst)
