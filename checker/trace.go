@@ -54,6 +54,7 @@ type StepError struct {
 	Enabled []string // the actions enabled at that point
 }
 
+// Error says which step is not enabled and what is.
 func (e *StepError) Error() string {
 	return fmt.Sprintf("step %d: %q is not enabled (enabled: %s)", e.Step, e.Line, strings.Join(e.Enabled, "; "))
 }

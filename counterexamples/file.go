@@ -151,6 +151,7 @@ type SyntaxError struct {
 	Msg  string
 }
 
+// Error names the line and what is wrong with it.
 func (e *SyntaxError) Error() string {
 	if e.Line == 0 {
 		return e.Msg

@@ -28,6 +28,7 @@ type LineError struct {
 	Enabled []string
 }
 
+// Error names the line that no longer applies.
 func (e *LineError) Error() string {
 	return fmt.Sprintf("line %d: %q no longer applies; enabled there: %v", e.Line, e.Action, e.Enabled)
 }

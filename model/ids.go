@@ -29,4 +29,5 @@ type ParseError struct {
 	Text string // the offending text
 }
 
+// Error says what was expected and what was given.
 func (e *ParseError) Error() string { return "invalid " + e.What + " " + strconv.Quote(e.Text) }

@@ -76,6 +76,7 @@ func Lookup(name string) (Entry, bool) {
 // UnknownError is returned for a protocol name not in the registry.
 type UnknownError struct{ Name string }
 
+// Error lists the valid protocol names.
 func (e *UnknownError) Error() string {
 	return fmt.Sprintf("unknown protocol %q (valid: %s)", e.Name, strings.Join(Names(), ", "))
 }
