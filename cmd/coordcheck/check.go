@@ -140,6 +140,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	opts.Stop = stop
 	if isTerminal(stderr) {
 		opts.Progress = func(p checker.Progress) {
+			if p.Walks > 0 {
+				fmt.Fprintf(stderr, "\r%s walks  %s steps  %s distinct states  depth %d   ",
+					group(p.Walks), group(p.Transitions), group(p.States), p.Depth)
+				return
+			}
 			fmt.Fprintf(stderr, "\r%s states  %s/s  depth %d  queue %s   ",
 				group(p.States), group(uint64(float64(p.States)/p.Elapsed.Seconds())), p.Depth, group(uint64(p.Frontier)))
 		}
