@@ -56,17 +56,18 @@ func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
 		}
 	}
 	for i := range p.N {
-		if cycle := p.cycle(model.NodeID(i), next); cycle != "" {
+		if cycle := WaitCycle(model.NodeID(i), next); cycle != "" {
 			return "circular wait: " + strings.Join(waits, ", ") + "; cycle " + cycle
 		}
 	}
 	return "no action is enabled: " + strings.Join(waits, ", ")
 }
 
-// cycle follows next from start until a process repeats, and renders the
-// loop as "p0 -> p1 -> p0"; "" when the walk reaches Nobody first.
-func (p *Protocol) cycle(start model.NodeID, next []model.NodeID) string {
-	pos := make([]int, p.N) // 1 + position of p_i on the walk, 0 when not on it
+// WaitCycle follows next (the process each waits for, Nobody for none)
+// from start until a process repeats, and renders the loop as
+// "p0 -> p1 -> p0"; "" when the walk reaches Nobody first.
+func WaitCycle(start model.NodeID, next []model.NodeID) string {
+	pos := make([]int, len(next)) // 1 + position of p_i on the walk, 0 when not on it
 	var walk []model.NodeID
 	for at := start; at != Nobody; at = next[at] {
 		if pos[at] != 0 {

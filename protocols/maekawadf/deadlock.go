@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/maekawa"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -59,28 +60,9 @@ func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
 		}
 	}
 	for i := range p.N {
-		if cycle := cycle(model.NodeID(i), next); cycle != "" {
+		if cycle := maekawa.WaitCycle(model.NodeID(i), next); cycle != "" {
 			return "circular wait: " + strings.Join(waits, ", ") + "; cycle " + cycle
 		}
 	}
 	return "no action is enabled: " + strings.Join(waits, ", ")
-}
-
-// cycle follows next from start until a process repeats, and renders the
-// loop as "p0 -> p1 -> p0"; "" when the walk reaches Nobody first.
-func cycle(start model.NodeID, next []model.NodeID) string {
-	pos := make([]int, len(next)) // 1 + position of p_i on the walk, 0 when not on it
-	var walk []model.NodeID
-	for at := start; at != Nobody; at = next[at] {
-		if pos[at] != 0 {
-			var ids []string
-			for _, q := range walk[pos[at]-1:] {
-				ids = append(ids, q.String())
-			}
-			return strings.Join(append(ids, at.String()), " -> ")
-		}
-		walk = append(walk, at)
-		pos[at] = len(walk)
-	}
-	return ""
 }
