@@ -25,7 +25,6 @@ package maekawa
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -63,7 +62,7 @@ type State struct {
 	Voted model.NodeID // the process this voter voted for, or Nobody
 	// Queued[j] is the timestamp of p_j's queued request, 0 when p_j has
 	// none queued here. Entries from N on stay 0.
-	Queued [model.MaxNodes]uint32
+	Queued Queue
 }
 
 // Kind is a message type.
@@ -140,7 +139,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			// empty, remove its head p_k, the oldest request, send a reply
 			// to p_k and voted := TRUE; else voted := FALSE.
 			// (ReleaseFromHolder checks that p_i is the one voted for.)
-			if k, ok := p.oldest(&s); ok {
+			if k, ok := s.Queued.Head(p.N); ok {
 				s.Voted = k
 				s.Queued[k] = 0
 				out.Send(k, Msg{Kind: Grant})
@@ -153,17 +152,6 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		}
 	}
 	return s
-}
-
-// oldest returns the queued request with the smallest (timestamp, id).
-func (p *Protocol) oldest(s *State) (model.NodeID, bool) {
-	best := -1
-	for k := range p.N {
-		if s.Queued[k] != 0 && (best < 0 || s.Queued[k] < s.Queued[best]) {
-			best = k
-		}
-	}
-	return model.NodeID(best), best >= 0
 }
 
 // FairInput: a process that may enter eventually does, and one in the
@@ -199,10 +187,7 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 	b = append(b, byte(s.Phase), s.Grants, s.Rounds, byte(s.Voted))
 	b = model.AppendUvarint(b, uint64(s.Clock))
 	b = model.AppendUvarint(b, uint64(s.TS))
-	for _, t := range s.Queued[:p.N] {
-		b = model.AppendUvarint(b, uint64(t))
-	}
-	return b
+	return s.Queued.Append(b, p.N)
 }
 
 // ReadState decodes a state written by AppendState.
@@ -213,11 +198,7 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 	s.Clock = uint32(v)
 	v, b = model.ReadUvarint(b)
 	s.TS = uint32(v)
-	for k := range p.N {
-		v, b = model.ReadUvarint(b)
-		s.Queued[k] = uint32(v)
-	}
-	return s, b
+	return s, s.Queued.Read(b, p.N)
 }
 
 // AppendMsg encodes m canonically.
@@ -254,27 +235,10 @@ func (p *Protocol) FormatState(self model.NodeID, s State) string {
 		str += fmt.Sprintf(" ts=%d grants=%d/%d", s.TS, s.Grants, p.Sets[self].Len())
 	}
 	str += fmt.Sprintf(" rounds=%d voted=%s", s.Rounds, formatVoted(s.Voted))
-	if q := p.queue(s); len(q) > 0 {
-		var es []string
-		for _, k := range q {
-			es = append(es, fmt.Sprintf("(%d,%s)", s.Queued[k], k))
-		}
-		str += " queue=[" + strings.Join(es, " ") + "]"
+	if q := s.Queued.Format(p.N); q != "" {
+		str += " queue=" + q
 	}
 	return str
-}
-
-// queue lists the processes queued at voter s in (timestamp, id) order.
-func (p *Protocol) queue(s State) []model.NodeID {
-	var q []model.NodeID
-	for {
-		k, ok := p.oldest(&s)
-		if !ok {
-			return q
-		}
-		q = append(q, k)
-		s.Queued[k] = 0
-	}
 }
 
 func formatVoted(v model.NodeID) string {

@@ -2,7 +2,6 @@ package maekawadf
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
@@ -16,10 +15,7 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 		uint64(s.Deferred), uint64(s.VotedTS)} {
 		b = model.AppendUvarint(b, v)
 	}
-	for _, t := range s.Queued[:p.N] {
-		b = model.AppendUvarint(b, uint64(t))
-	}
-	return b
+	return s.Queued.Append(b, p.N)
 }
 
 // ReadState decodes a state written by AppendState.
@@ -33,12 +29,7 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 	s.Clock, s.TS = uint32(v[0]), uint32(v[1])
 	s.Votes, s.Failed, s.Deferred = maekawa.Set(v[2]), maekawa.Set(v[3]), maekawa.Set(v[4])
 	s.VotedTS = uint32(v[5])
-	for k := range p.N {
-		var t uint64
-		t, b = model.ReadUvarint(b)
-		s.Queued[k] = uint32(t)
-	}
-	return s, b
+	return s, s.Queued.Read(b, p.N)
 }
 
 // AppendMsg encodes m canonically.
@@ -84,27 +75,10 @@ func (p *Protocol) FormatState(self model.NodeID, s State) string {
 		str += " deferred=" + s.Deferred.String()
 	}
 	str += fmt.Sprintf(" rounds=%d voted=%s", s.Rounds, formatVote(s.Voted, s.VotedTS))
-	if q := p.queue(s); len(q) > 0 {
-		var es []string
-		for _, k := range q {
-			es = append(es, fmt.Sprintf("(%d,%s)", s.Queued[k], k))
-		}
-		str += " queue=[" + strings.Join(es, " ") + "]"
+	if q := s.Queued.Format(p.N); q != "" {
+		str += " queue=" + q
 	}
 	return str
-}
-
-// queue lists the processes queued at voter s in priority order.
-func (p *Protocol) queue(s State) []model.NodeID {
-	var q []model.NodeID
-	for {
-		k, ok := p.head(&s)
-		if !ok {
-			return q
-		}
-		q = append(q, k)
-		s.Queued[k] = 0
-	}
 }
 
 func formatVote(v model.NodeID, ts uint32) string {

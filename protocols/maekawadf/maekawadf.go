@@ -194,7 +194,7 @@ type State struct {
 	VotedTS uint32       // the timestamp of the request it voted for
 	// Queued[j] is the timestamp of p_j's queued request, 0 when p_j has
 	// none queued here. Entries from N on stay 0.
-	Queued [model.MaxNodes]uint32
+	Queued maekawa.Queue
 }
 
 // Kind is a message type.
@@ -313,7 +313,7 @@ func (p *Protocol) request(s State, i model.NodeID, ts uint32, out *model.Out[Ms
 		return s
 	}
 	// The request blocks: it waits in the queue.
-	head, queued := p.head(&s)
+	head, queued := s.Queued.Head(p.N)
 	outranks := before(ts, i, s.VotedTS, s.Voted) // i's request outranks the vote's
 	if p.Fixes&FixDisplaced != 0 && outranks {
 		// FixDisplaced: queued requests that outrank the vote have been
@@ -381,7 +381,7 @@ func (p *Protocol) yield(s State, j model.NodeID, out *model.Out[Msg]) State {
 
 // voteNext gives the vote to the head of the queue, or to nobody.
 func (p *Protocol) voteNext(s State, out *model.Out[Msg]) State {
-	k, ok := p.head(&s)
+	k, ok := s.Queued.Head(p.N)
 	if !ok {
 		s.Voted, s.VotedTS = Nobody, 0
 		return s
@@ -396,17 +396,6 @@ func (p *Protocol) voteNext(s State, out *model.Out[Msg]) State {
 // smaller timestamp, then the smaller id.
 func before(ts uint32, i model.NodeID, ts2 uint32, j model.NodeID) bool {
 	return ts < ts2 || ts == ts2 && i < j
-}
-
-// head returns the queued request of highest priority.
-func (p *Protocol) head(s *State) (model.NodeID, bool) {
-	best := -1
-	for k := range p.N {
-		if s.Queued[k] != 0 && (best < 0 || s.Queued[k] < s.Queued[best]) {
-			best = k
-		}
-	}
-	return model.NodeID(best), best >= 0
 }
 
 // FairInput: a process that may enter eventually does, and one in the
