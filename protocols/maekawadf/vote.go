@@ -24,31 +24,41 @@ func (p *Protocol) OneVote(w *model.World[State, Msg]) (bool, string) {
 		if w.IsDown(voter) {
 			continue
 		}
-		var with []string
-		stray := false
-		add := func(i model.NodeID, how string) {
-			with = append(with, fmt.Sprintf("%s (%s)", i, how))
+		count, stray := 0, false
+		p.voteHolders(w, voter, func(i model.NodeID, _ string) {
+			count++
 			stray = stray || i != w.Nodes[j].Voted
+		})
+		if count <= 1 && !stray {
+			continue
 		}
-		for i := range p.N {
-			if !w.IsDown(model.NodeID(i)) && w.Nodes[i].Votes.Has(voter) {
-				add(model.NodeID(i), "holds it")
-			}
-		}
-		for _, e := range w.Net {
-			switch {
-			case e.From == voter && e.Msg.Kind == Grant:
-				add(e.To, "GRANT in flight")
-			case e.To == voter && e.Msg.Kind == Yield:
-				add(e.From, "YIELD in flight")
-			case e.To == voter && e.Msg.Kind == Release:
-				add(e.From, "REL in flight")
-			}
-		}
-		if len(with) > 1 || stray {
-			return false, fmt.Sprintf("%s voted for %s, and its vote is with %s",
-				voter, formatVote(w.Nodes[j].Voted, w.Nodes[j].VotedTS), strings.Join(with, " and "))
-		}
+		// Only a violation is worth the text.
+		var with []string
+		p.voteHolders(w, voter, func(i model.NodeID, how string) {
+			with = append(with, fmt.Sprintf("%s (%s)", i, how))
+		})
+		return false, fmt.Sprintf("%s voted for %s, and its vote is with %s",
+			voter, formatVote(w.Nodes[j].Voted, w.Nodes[j].VotedTS), strings.Join(with, " and "))
 	}
 	return true, ""
+}
+
+// voteHolders calls with for every process that has voter's vote in w, and
+// how: it holds it, or a GRANT, YIELD or RELEASE carries it.
+func (p *Protocol) voteHolders(w *model.World[State, Msg], voter model.NodeID, with func(i model.NodeID, how string)) {
+	for i := range p.N {
+		if !w.IsDown(model.NodeID(i)) && w.Nodes[i].Votes.Has(voter) {
+			with(model.NodeID(i), "holds it")
+		}
+	}
+	for _, e := range w.Net {
+		switch {
+		case e.From == voter && e.Msg.Kind == Grant:
+			with(e.To, "GRANT in flight")
+		case e.To == voter && e.Msg.Kind == Yield:
+			with(e.From, "YIELD in flight")
+		case e.To == voter && e.Msg.Kind == Release:
+			with(e.From, "REL in flight")
+		}
+	}
 }
