@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -66,6 +67,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	out := fs.String("o", "", "write the counterexample to this file")
 	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here (default: next to -o FILE)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
 	if err := fs.Parse(rest); err != nil {
 		if err == flag.ErrHelp {
 			printCheckHelp(stdout, entry)
@@ -149,7 +151,20 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 				group(p.States), group(uint64(float64(p.States)/p.Elapsed.Seconds())), p.Depth, group(uint64(p.Frontier)))
 		}
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return 0, usageError("-cpuprofile: %v", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return 0, usageError("-cpuprofile: %v", err)
+		}
+	}
 	rep := target.Check(opts)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	if opts.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
@@ -291,6 +306,7 @@ search flags:
   -html FILE           write porcupine's visualization of a linearizability
                        violation (default: FILE.html next to -o FILE)
   -json                print one JSON object (verdict, counts, timing, trace)
+  -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)
 
 exit codes: 0 pass, 1 violated, 2 bad usage, 3 inconclusive (a bound was reached)
 `)
