@@ -14,9 +14,10 @@ func init() {
 			paramN("3"),
 			paramRounds,
 			paramSets,
+			paramRequesters,
 		},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, r, sets, err := maekawaParams(v)
+			n, r, sets, req, err := maekawaParams(v)
 			if err != nil {
 				return nil, err
 			}
@@ -24,6 +25,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			p.Requesters = req
 			return mutexSpec[maekawa.State, maekawa.Msg](p, cfg,
 				checker.Invariant[maekawa.State, maekawa.Msg]{Name: maekawa.ReleaseFromHolderName, Holds: p.ReleaseFromHolder}), nil
 		},

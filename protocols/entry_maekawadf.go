@@ -17,13 +17,14 @@ func init() {
 			paramN("3"),
 			paramRounds,
 			paramSets,
+			paramRequesters,
 			{"fixes", "all", "corrections to seed 002's rules: all, none (the rules to the letter), or a comma list of " +
 				"queue (FAILED when any request ahead outranks, one INQUIRE per vote), " +
 				"displaced (FAILED to a request pushed back from the head of the queue), " +
 				"defer (keep an early INQUIRE until a FAILED), held (yield only a vote held)"},
 		},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, r, sets, err := maekawaParams(v)
+			n, r, sets, req, err := maekawaParams(v)
 			if err != nil {
 				return nil, err
 			}
@@ -35,6 +36,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			p.Requesters = req
 			return mutexSpec[maekawadf.State, maekawadf.Msg](p, cfg,
 				checker.Invariant[maekawadf.State, maekawadf.Msg]{Name: maekawadf.OneVoteName, Holds: p.OneVote}), nil
 		},

@@ -37,6 +37,9 @@ type Protocol struct {
 	N      int
 	Rounds int
 	Sets   []Set
+	// Requesters are the processes that request the critical section (the
+	// workload); the others only vote. New makes it everyone.
+	Requesters Set
 }
 
 // New returns Maekawa's algorithm for n processes, the given rounds and
@@ -45,7 +48,7 @@ func New(n, rounds int, sets []Set) (*Protocol, error) {
 	if err := CheckSets(n, sets); err != nil {
 		return nil, err
 	}
-	return &Protocol{N: n, Rounds: rounds, Sets: sets}, nil
+	return &Protocol{N: n, Rounds: rounds, Sets: sets, Requesters: Set(1<<n - 1)}, nil
 }
 
 // Nobody is a voter's Voted while it has not voted.
@@ -90,7 +93,7 @@ func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{Vote
 // Inputs offers request when released with rounds left, enter once every
 // member of V_i has voted, and exit when in the critical section.
 func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	return mutex.Inputs(s.Phase, int(s.Rounds), p.Rounds, int(s.Grants) == p.Sets[self].Len(), dst)
+	return mutex.Inputs(s.Phase, int(s.Rounds), p.Requesters.Rounds(self, p.Rounds), int(s.Grants) == p.Sets[self].Len(), dst)
 }
 
 // Step is the pseudocode of seed 000.

@@ -155,3 +155,32 @@ func CheckSets(n int, sets []Set) error {
 	}
 	return nil
 }
+
+// Rounds is the number of critical sections p_i of the requester set v
+// enters: rounds for a member, none for a process that only votes.
+func (v Set) Rounds(i model.NodeID, rounds int) int {
+	if v.Has(i) {
+		return rounds
+	}
+	return 0
+}
+
+// ParseRequesters reads the requesters parameter: "all", or a
+// comma-separated list of ids below n, e.g. "0,1,2".
+func ParseRequesters(spec string, n int) (Set, error) {
+	if spec == "all" || spec == "" {
+		return Set(1<<n - 1), nil
+	}
+	var v Set
+	for _, word := range strings.Split(spec, ",") {
+		j, err := strconv.Atoi(strings.TrimSpace(word))
+		if err != nil || j < 0 || j >= n {
+			return 0, fmt.Errorf("requesters=%q: %q is not a process id (0..%d)", spec, word, n-1)
+		}
+		if v.Has(model.NodeID(j)) {
+			return 0, fmt.Errorf("requesters=%q: p%d is named twice", spec, j)
+		}
+		v |= 1 << j
+	}
+	return v, nil
+}

@@ -158,6 +158,9 @@ type Protocol struct {
 	Rounds int
 	Sets   []maekawa.Set
 	Fixes  Fixes
+	// Requesters are the processes that request the critical section (the
+	// workload); the others only vote. New makes it everyone.
+	Requesters maekawa.Set
 }
 
 // New returns the protocol for n processes, the given rounds, voting sets
@@ -166,7 +169,7 @@ func New(n, rounds int, sets []maekawa.Set, fixes Fixes) (*Protocol, error) {
 	if err := maekawa.CheckSets(n, sets); err != nil {
 		return nil, err
 	}
-	return &Protocol{N: n, Rounds: rounds, Sets: sets, Fixes: fixes}, nil
+	return &Protocol{N: n, Rounds: rounds, Sets: sets, Fixes: fixes, Requesters: maekawa.Set(1<<n - 1)}, nil
 }
 
 // Nobody is a voter's Voted while it has not voted.
@@ -225,7 +228,7 @@ func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{Vote
 // Inputs offers request when released with rounds left, enter once every
 // member of V_i has voted, and exit when in the critical section.
 func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	return mutex.Inputs(s.Phase, int(s.Rounds), p.Rounds, s.Votes == p.Sets[self], dst)
+	return mutex.Inputs(s.Phase, int(s.Rounds), p.Requesters.Rounds(self, p.Rounds), s.Votes == p.Sets[self], dst)
 }
 
 // Step is seed 002's algorithm: steps a-e and Cases I-III.
