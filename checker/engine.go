@@ -50,6 +50,10 @@ type Options struct {
 	// SkipLiveness checks the safety properties only: the state graph is
 	// not kept, which saves its memory on large spaces.
 	SkipLiveness bool
+	// KeepGraph checks liveness on the kept state graph even under BFS,
+	// where the graph is kept only once it may have a cycle (see Check):
+	// slower, for cross-checking.
+	KeepGraph bool
 	// Exhaust keeps searching after a violation, to count every violating
 	// state (like SPIN's -c0), or for random and swarm search every failing
 	// walk; the counterexample is still the first found.
@@ -80,14 +84,61 @@ type Progress struct {
 }
 
 // Check explores the state space of sp under opts and reports the verdict.
+//
+// Liveness under BFS is checked in two tries. The first keeps no state
+// graph and shows, edge by edge, that the graph has no cycle: either every
+// step lowers the protocol's variant (model.Ranked), or, without one, every
+// step goes one level deeper (BFS numbers states level by level, so an edge
+// to a state numbered below the next level's first is the only kind that
+// can close a cycle). Then no execution is infinite, and a node starves
+// only in a terminal state, which the search sees as it goes. At the first
+// edge that may close a cycle, the search starts again keeping the graph,
+// and looks for fair cycles in it once the space is exhausted.
 func (sp *Spec[S, M]) Check(opts Options) *Report {
 	if opts.Strategy == Random || opts.Strategy == Swarm {
 		return sp.walk(opts)
 	}
+	if len(sp.Liveness) == 0 || opts.SkipLiveness {
+		rep, _ := sp.explore(opts, noLiveness)
+		return rep
+	}
+	if opts.Strategy == BFS && !opts.KeepGraph {
+		rep, cyclic := sp.explore(opts, livenessAcyclic)
+		if !cyclic {
+			return rep
+		}
+		spent := rep.Elapsed
+		if opts.Timeout > 0 {
+			opts.Timeout = max(opts.Timeout-spent, time.Nanosecond)
+		}
+		rep, _ = sp.explore(opts, livenessGraph)
+		rep.Elapsed += spent
+		rep.StatesPerSecond = float64(rep.States) / rep.Elapsed.Seconds()
+		return rep
+	}
+	rep, _ := sp.explore(opts, livenessGraph)
+	return rep
+}
+
+// livenessMode is how a search checks the liveness properties.
+type livenessMode uint8
+
+const (
+	noLiveness livenessMode = iota
+	// livenessAcyclic keeps no graph and gives up at the first edge that
+	// can close a cycle (BFS only).
+	livenessAcyclic
+	// livenessGraph keeps the state graph and looks for fair cycles.
+	livenessGraph
+)
+
+// explore is one search. With livenessAcyclic it reports cyclic, and
+// stops, when it finds an edge that may close a cycle.
+func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyclic bool) {
 	sys := sp.System.Clone()
 	start := time.Now()
-	rep := &Report{Properties: sp.PropertyNames()}
-	if opts.SkipLiveness {
+	rep = &Report{Properties: sp.PropertyNames()}
+	if mode == noLiveness {
 		rep.Properties = rep.Properties[:len(rep.Properties)-len(sp.Liveness)]
 	}
 	counts := make([]uint64, len(rep.Properties))
@@ -98,10 +149,22 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	}
 	seen := newFPSet(0)
 	var g *graph
-	if len(sp.Liveness) > 0 && !opts.SkipLiveness {
+	var term *terminals
+	switch mode {
+	case livenessGraph:
 		g = newGraph(len(sp.Liveness))
 		seen.numbered()
+		rep.Liveness = "graph"
+	case livenessAcyclic:
+		term = newTerminals(len(sp.Liveness), sys.N())
+		seen.numbered()
+		rep.Liveness = "acyclic"
 	}
+	// levelEnd is the number of states found at the depths up to the one
+	// being expanded (livenessAcyclic): under BFS, a successor numbered
+	// below it lies no deeper than its parent.
+	var levelEnd uint32
+	levelDepth := -1
 	var buf []byte
 	buf = sys.Encode(buf, sys.Init())
 	initFP := model.Fingerprint(buf)
@@ -153,6 +216,17 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 			}
 			continue
 		}
+		var rank uint64
+		if term != nil {
+			rank, _ = sys.Rank(&cur)
+			if depth > levelDepth {
+				levelDepth, levelEnd = depth, uint32(seen.n)
+			}
+			if len(acts) == 0 {
+				sp.pendingMasks(&cur, term.masks)
+				term.note(fp)
+			}
+		}
 		var u uint32
 		if g != nil {
 			u = seen.id(fp)
@@ -168,6 +242,10 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 			if added {
 				fr.push(depth+1, nfp, buf)
 			}
+			if term != nil && mayClose(sys, &next, rank, added, v, levelEnd) {
+				cyclic = true
+				break
+			}
 			if g != nil {
 				if added {
 					g.add(v, nfp)
@@ -182,6 +260,9 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 				g.class = append(g.class, c)
 			}
 		}
+		if cyclic {
+			break
+		}
 		if g != nil {
 			g.end[u] = uint32(len(g.to))
 		}
@@ -193,19 +274,33 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 			break
 		}
 		if pops++; pops&1023 == 0 {
-			if stop := sp.poll(&opts, rep, seen, fr, start, &lastProgress, progressEvery); stop != "" {
+			if stop := sp.poll(&opts, rep, seen, fr, g, start, &lastProgress, progressEvery); stop != "" {
 				rep.Bound = stop
 				break
 			}
 		}
 	}
 
+	if found || rep.Bound != "" {
+		rep.Liveness = "" // the search ended before it could tell
+	}
 	rep.States = seen.n
 	rep.TableBytes = seen.bytes()
-	var live *lasso
-	if g != nil && !found && rep.Bound == "" {
-		live = sp.findLasso(g, sys.N())
+	if g != nil {
 		rep.TableBytes += g.bytes()
+	}
+	var live *Trace
+	if !found && rep.Bound == "" {
+		switch {
+		case g != nil:
+			if l := sp.findLasso(g, sys.N()); l != nil {
+				live = sp.lassoTrace(seen, g, l)
+			}
+		case term != nil:
+			if p, node, fp, ok := term.first(); ok {
+				live = sp.terminalTrace(seen, p, node, fp)
+			}
+		}
 	}
 	rep.Elapsed = time.Since(start)
 	if s := rep.Elapsed.Seconds(); s > 0 {
@@ -222,19 +317,30 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		rep.Counterexample = sp.rebuild(seen, badFP, badProp, why)
 	case live != nil:
 		rep.Verdict = Violated
-		rep.Counterexample = sp.lassoTrace(seen, g, live)
+		rep.Counterexample = live
 		rep.ViolationCounts = append(rep.ViolationCounts, PropertyCount{rep.Counterexample.Property, 1})
 	case rep.Bound != "":
 		rep.Verdict = Inconclusive
 	default:
 		rep.Verdict = Pass
 	}
-	return rep
+	return rep, cyclic
+}
+
+// mayClose reports whether a step to next, of number v (added when new),
+// may close a cycle: with a variant, when the step does not lower the
+// measure from rank; without one, when next is no deeper than the state
+// the step leaves, which BFS has numbered below levelEnd.
+func mayClose[S, M any](sys *model.System[S, M], next *model.World[S, M], rank uint64, added bool, v, levelEnd uint32) bool {
+	if r, ok := sys.Rank(next); ok {
+		return r >= rank
+	}
+	return !added && v < levelEnd
 }
 
 // poll checks the time, memory and stop bounds and reports progress. It
 // returns the name of the bound reached, or "".
-func (sp *Spec[S, M]) poll(opts *Options, rep *Report, seen *fpSet, fr frontier, start time.Time, last *time.Time, every time.Duration) string {
+func (sp *Spec[S, M]) poll(opts *Options, rep *Report, seen *fpSet, fr frontier, g *graph, start time.Time, last *time.Time, every time.Duration) string {
 	now := time.Now()
 	if opts.Progress != nil && now.Sub(*last) >= every {
 		*last = now
@@ -244,7 +350,11 @@ func (sp *Spec[S, M]) poll(opts *Options, rep *Report, seen *fpSet, fr frontier,
 	if opts.Timeout > 0 && now.Sub(start) >= opts.Timeout {
 		return fmt.Sprintf("timeout %s", opts.Timeout)
 	}
-	if opts.MaxMemory > 0 && seen.bytes()+fr.bytes() >= opts.MaxMemory {
+	held := seen.bytes() + fr.bytes()
+	if g != nil {
+		held += g.bytes()
+	}
+	if opts.MaxMemory > 0 && held >= opts.MaxMemory {
 		return fmt.Sprintf("max-memory %d MB", opts.MaxMemory>>20)
 	}
 	if opts.Stop != nil {

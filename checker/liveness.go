@@ -58,14 +58,26 @@ func (g *graph) bytes() uint64 {
 // record notes the pending nodes of state u, in world w.
 func (sp *Spec[S, M]) record(g *graph, u uint32, w *model.World[S, M]) {
 	for p, l := range sp.Liveness {
-		var mask uint64
-		for i := range w.Nodes {
-			if id := model.NodeID(i); !w.IsDown(id) && l.Pending(w, id) {
-				mask |= 1 << i
-			}
-		}
-		g.pending[p][u] = mask
+		g.pending[p][u] = pendingMask(l, w)
 	}
+}
+
+// pendingMasks sets masks[p] to the nodes pending for property p in w.
+func (sp *Spec[S, M]) pendingMasks(w *model.World[S, M], masks []uint64) {
+	for p, l := range sp.Liveness {
+		masks[p] = pendingMask(l, w)
+	}
+}
+
+// pendingMask is the set of live nodes pending for l in w, as bits.
+func pendingMask[S, M any](l Liveness[S, M], w *model.World[S, M]) uint64 {
+	var mask uint64
+	for i := range w.Nodes {
+		if id := model.NodeID(i); !w.IsDown(id) && l.Pending(w, id) {
+			mask |= 1 << i
+		}
+	}
+	return mask
 }
 
 // lasso is a liveness violation found in the graph: node Node stays
@@ -332,8 +344,25 @@ func (g *graph) pathWithin(member map[uint32]bool, from uint32, goal func(uint32
 // from the parent links, then the cycle, each step matched by fingerprint
 // and, for fair steps, by class.
 func (sp *Spec[S, M]) lassoTrace(seen *fpSet, g *graph, l *lasso) *Trace {
-	path := []uint64{g.fps[l.entry]}
-	for fp := g.fps[l.entry]; ; {
+	cycle := make([]uint64, len(l.cycle))
+	for k, u := range l.cycle {
+		cycle[k] = g.fps[u]
+	}
+	return sp.lassoPath(seen, l.prop, l.node, g.fps[l.entry], cycle, l.class)
+}
+
+// terminalTrace is the trace of a run that ends in the terminal state fp
+// with node pending for property prop.
+func (sp *Spec[S, M]) terminalTrace(seen *fpSet, prop int, node model.NodeID, fp uint64) *Trace {
+	return sp.lassoPath(seen, prop, node, key(fp), nil, nil)
+}
+
+// lassoPath rebuilds a lasso's trace: the path of parents to the entry
+// state (a key), then the cycle's states (keys), each step of the cycle
+// taken by an action of its fairness class (0: any action).
+func (sp *Spec[S, M]) lassoPath(seen *fpSet, prop int, node model.NodeID, entry uint64, cycle, classes []uint64) *Trace {
+	path := []uint64{entry}
+	for fp := entry; ; {
 		p, _ := seen.parent(fp)
 		if p == noParent {
 			break
@@ -362,14 +391,50 @@ func (sp *Spec[S, M]) lassoTrace(seen *fpSet, g *graph, l *lasso) *Trace {
 		follow(fp, 0)
 	}
 	loop := len(r.steps)
-	for k, u := range l.cycle {
-		follow(g.fps[u], l.class[k])
+	for k, fp := range cycle {
+		follow(fp, classes[k])
 	}
-	tr := r.trace(sp.Liveness[l.prop].Name, lassoDetail(l.node, loop, len(r.steps), len(l.cycle) > 0))
-	if len(l.cycle) > 0 {
+	tr := r.trace(sp.Liveness[prop].Name, lassoDetail(node, loop, len(r.steps), len(cycle) > 0))
+	if len(cycle) > 0 {
 		tr.Loop = &loop
 	}
 	return tr
+}
+
+// terminals remembers, for each liveness property and node, the first
+// terminal state found in which the node is pending: with no cycle in the
+// state graph, these are the only liveness violations.
+type terminals struct {
+	n     int
+	fps   []uint64 // property*n + node -> key of the state, 0 when none
+	masks []uint64
+}
+
+func newTerminals(props, n int) *terminals {
+	return &terminals{n: n, fps: make([]uint64, props*n), masks: make([]uint64, props)}
+}
+
+// note records the terminal state fp, whose pending nodes are in t.masks
+// (see Spec.pendingMasks).
+func (t *terminals) note(fp uint64) {
+	for p, mask := range t.masks {
+		for i := range t.n {
+			if k := p*t.n + i; mask&(1<<i) != 0 && t.fps[k] == 0 {
+				t.fps[k] = key(fp)
+			}
+		}
+	}
+}
+
+// first returns the violation findLasso would report on the full graph:
+// the first property, then the first node, with a pending terminal state.
+func (t *terminals) first() (prop int, node model.NodeID, fp uint64, ok bool) {
+	for k, fp := range t.fps {
+		if fp != 0 {
+			return k / t.n, model.NodeID(k % t.n), fp, true
+		}
+	}
+	return 0, 0, 0, false
 }
 
 func lassoDetail(node model.NodeID, loop, steps int, cycle bool) string {

@@ -69,6 +69,12 @@ type Report struct {
 	ViolationCounts []PropertyCount `json:"violation_counts,omitempty"`
 	// Counterexample is the first violation found (a shortest one for BFS).
 	Counterexample *Trace `json:"counterexample,omitempty"`
+	// Liveness says how the liveness properties were checked: "acyclic"
+	// when the state graph has no cycle, so that only terminal states can
+	// leave a node pending and the graph was not kept; "graph" when the
+	// graph was kept and searched for fair cycles; empty when liveness was
+	// not checked.
+	Liveness string `json:"liveness,omitempty"`
 
 	// Random and swarm search: the seed, the walks run, the steps per
 	// second, the index of the walk that failed (-1 when none) and the

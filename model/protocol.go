@@ -74,6 +74,20 @@ type FairInputs interface {
 	FairInput(self NodeID, in Input) bool
 }
 
+// Ranked is implemented by protocols whose runs all end, with a variant
+// (a ranking function) that shows it: the measure of a world, the sum of
+// Rank over its nodes and of Weight over its protocol messages in flight,
+// falls with every step. Then the state graph has no cycle, and a liveness
+// property can only fail in a terminal state, which spares the checker the
+// graph. The checker does not take the claim on trust: it measures the
+// world before and after every step it explores, and at the first step
+// that does not lower the measure it starts again keeping the graph. A
+// wrong variant costs time, never a verdict.
+type Ranked[S, M any] interface {
+	Rank(self NodeID, s S) uint64
+	Weight(m M) uint64
+}
+
 // AppCarrier is implemented by protocols whose processes stamp the
 // application's own messages (Config.AppMsgs) with protocol data, as a
 // Lamport clock must be carried by every message for timestamps to respect

@@ -33,6 +33,7 @@ type System[S, M any] struct {
 	waiter Waiter[S]
 	guard  TimerGuard[S, M] // nil unless timers are perfect
 	rest   Restarter[S, M]
+	ranked Ranked[S, M]
 	app    AppCarrier[S, M]
 	faulty bool // Config.Faults.Any()
 
@@ -56,6 +57,7 @@ func NewSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
 	sys := &System[S, M]{P: p, Config: cfg, n: n, faulty: cfg.Faults.Any()}
 	sys.waiter, _ = p.(Waiter[S])
 	sys.rest, _ = p.(Restarter[S, M])
+	sys.ranked, _ = p.(Ranked[S, M])
 	sys.app, _ = p.(AppCarrier[S, M])
 	if g, ok := p.(TimerGuard[S, M]); ok && cfg.Timers != TimersFree {
 		sys.guard = g
@@ -233,4 +235,23 @@ func (sys *System[S, M]) effects(w *World[S, M], self NodeID) {
 // protocol has no notion of waiting or the node is down.
 func (sys *System[S, M]) Waiting(w *World[S, M], id NodeID) bool {
 	return sys.waiter != nil && !w.IsDown(id) && sys.waiter.Waiting(id, w.Nodes[id])
+}
+
+// Rank is the measure of w under the protocol's variant (see Ranked), and
+// whether the protocol has one. Application messages weigh nothing: a step
+// that sends one does not lower the measure.
+func (sys *System[S, M]) Rank(w *World[S, M]) (uint64, bool) {
+	if sys.ranked == nil {
+		return 0, false
+	}
+	var r uint64
+	for i, s := range w.Nodes {
+		r += sys.ranked.Rank(NodeID(i), s)
+	}
+	for _, e := range w.Net {
+		if !e.App {
+			r += sys.ranked.Weight(e.Msg)
+		}
+	}
+	return r, true
 }

@@ -22,6 +22,12 @@ func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 			group(rep.States), group(rep.Transitions), rep.Depth, rep.Elapsed.Seconds(),
 			group(uint64(rep.StatesPerSecond)), float64(rep.TableBytes+rep.FrontierBytes)/(1<<20), rep.BytesPerState())
 	}
+	switch rep.Liveness {
+	case "acyclic":
+		fmt.Fprintln(w, "liveness: the state graph has no cycle, so only a terminal state can leave a process waiting; none was kept")
+	case "graph":
+		fmt.Fprintln(w, "liveness: fair cycles sought in the state graph, kept in memory")
+	}
 	for _, c := range rep.ViolationCounts {
 		switch {
 		case exhaust && rep.Walks > 0:

@@ -1,0 +1,59 @@
+package protocols
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// BFS checks liveness without the state graph while the graph shows no
+// cycle (by the protocol's variant, or by BFS levels). On every family's
+// configurations, passing and failing, that gives the verdict, the counts
+// and the counterexample of the check on the kept graph, and says which
+// way it went.
+func TestLivenessWithAndWithoutTheGraph(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		params   map[string]string
+		faults   string
+		skip     []string
+		verdict  checker.Verdict
+		liveness string // "acyclic" or "graph"
+	}{
+		{"ricartagrawala", map[string]string{"n": "3"}, "", nil, checker.Pass, "acyclic"},
+		{"lamport", map[string]string{"n": "2"}, "", nil, checker.Pass, "acyclic"},
+		{"centralized", map[string]string{"n": "3"}, "", nil, checker.Pass, "acyclic"},
+		{"maekawa-df", map[string]string{"n": "3", "sets": "0,1;1,2;0,2"}, "", nil, checker.Pass, "acyclic"},
+		{"maekawa-df", map[string]string{"n": "4", "sets": "grid", "requesters": "0,3"}, "", nil, checker.Pass, "acyclic"},
+		{"tokenring", map[string]string{"n": "3"}, "", nil, checker.Pass, "graph"},
+		{"voting", map[string]string{"n": "2", "coordinators": "2", "option": "backoff"}, "", nil, checker.Violated, "graph"},
+		{"bully", map[string]string{"n": "3"}, "crash=1", nil, checker.Pass, "graph"},
+		{"ringelection", map[string]string{"n": "4"}, "", nil, checker.Pass, "graph"},
+		// Maekawa's deadlock, seen as starvation in a terminal state.
+		{"maekawa", map[string]string{"n": "3"}, "", []string{"no-deadlock"}, checker.Violated, "acyclic"},
+	} {
+		e, ok := Lookup(c.name)
+		require.True(t, ok, c.name)
+		f, err := model.ParseFaults(c.faults)
+		require.NoError(t, err)
+		target, v, err := e.BuildWith(c.params, model.Config{Faults: f})
+		require.NoError(t, err, c.name)
+		if c.skip != nil {
+			target, err = target.Without(c.skip)
+			require.NoError(t, err)
+		}
+		r := target.Check(checker.Options{})
+		g := target.Check(checker.Options{KeepGraph: true})
+		require.Equal(t, c.verdict, r.Verdict, "%s %s: %v", c.name, v, r.Counterexample)
+		require.Equal(t, c.liveness, r.Liveness, "%s %s", c.name, v)
+		require.Equal(t, "graph", g.Liveness)
+		require.Equal(t, g.Verdict, r.Verdict, "%s %s", c.name, v)
+		require.Equal(t, g.States, r.States, "%s %s", c.name, v)
+		require.Equal(t, g.Transitions, r.Transitions, "%s %s", c.name, v)
+		require.Equal(t, g.Counterexample, r.Counterexample, "%s %s", c.name, v)
+	}
+}
