@@ -242,7 +242,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			if added {
 				fr.push(depth+1, nfp, buf)
 			}
-			if term != nil && mayClose(sys, &next, rank, added, v, levelEnd) {
+			if term != nil && mayClose(sys, &cur, a, &next, rank, added, v, levelEnd) {
 				cyclic = true
 				break
 			}
@@ -327,13 +327,15 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	return rep, cyclic
 }
 
-// mayClose reports whether a step to next, of number v (added when new),
-// may close a cycle: with a variant, when the step does not lower the
-// measure from rank; without one, when next is no deeper than the state
-// the step leaves, which BFS has numbered below levelEnd.
-func mayClose[S, M any](sys *model.System[S, M], next *model.World[S, M], rank uint64, added bool, v, levelEnd uint32) bool {
-	if r, ok := sys.Rank(next); ok {
-		return r >= rank
+// mayClose reports whether the step a from cur to next, of number v
+// (added when new), may close a cycle: with a variant, when it does not
+// lower the measure from rank; without one, when next is no deeper than
+// cur, which BFS has numbered below levelEnd. It must follow the Apply of
+// a at once (see model.System.RankAfter).
+func mayClose[S, M any](sys *model.System[S, M], cur *model.World[S, M], a model.Action, next *model.World[S, M],
+	rank uint64, added bool, v, levelEnd uint32) bool {
+	if sys.Ranked() {
+		return sys.RankAfter(cur, a, next, rank) >= rank
 	}
 	return !added && v < levelEnd
 }

@@ -237,6 +237,9 @@ func (sys *System[S, M]) Waiting(w *World[S, M], id NodeID) bool {
 	return sys.waiter != nil && !w.IsDown(id) && sys.waiter.Waiting(id, w.Nodes[id])
 }
 
+// Ranked reports whether the protocol has a variant (see Ranked).
+func (sys *System[S, M]) Ranked() bool { return sys.ranked != nil }
+
 // Rank is the measure of w under the protocol's variant (see Ranked), and
 // whether the protocol has one. Application messages weigh nothing: a step
 // that sends one does not lower the measure.
@@ -254,4 +257,26 @@ func (sys *System[S, M]) Rank(w *World[S, M]) (uint64, bool) {
 		}
 	}
 	return r, true
+}
+
+// RankAfter is Rank(next) for next = Apply(w, a), given rank = Rank(w),
+// computed from what the step changed when it can be: the acting node,
+// the message delivered and the messages sent, which Apply leaves in the
+// system's scratch output. It must be called right after that Apply.
+func (sys *System[S, M]) RankAfter(w *World[S, M], a Action, next *World[S, M], rank uint64) uint64 {
+	switch {
+	case a.Kind == ActDeliver && w.Net[a.Slot].App, a.Kind != ActInput && a.Kind != ActDeliver && a.Kind != ActFire:
+		r, _ := sys.Rank(next)
+		return r
+	}
+	r := rank - sys.ranked.Rank(a.Node, w.Nodes[a.Node]) + sys.ranked.Rank(a.Node, next.Nodes[a.Node])
+	if a.Kind == ActDeliver {
+		r -= sys.ranked.Weight(w.Net[a.Slot].Msg)
+	}
+	for _, s := range sys.out.sends {
+		if !next.IsDown(s.to) && !next.Separated(a.Node, s.to) {
+			r += sys.ranked.Weight(s.msg)
+		}
+	}
+	return r
 }
