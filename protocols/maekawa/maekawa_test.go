@@ -14,10 +14,18 @@ import (
 )
 
 func spec(t *testing.T, n, rounds int, sets string) *checker.Spec[State, Msg] {
+	return specWith(t, n, rounds, sets, "all")
+}
+
+// specWith is spec with only the given requesters (the requesters
+// parameter) requesting the critical section.
+func specWith(t *testing.T, n, rounds int, sets, requesters string) *checker.Spec[State, Msg] {
 	t.Helper()
 	vs, err := ParseSets(sets, n)
 	require.NoError(t, err)
 	p, err := New(n, rounds, vs)
+	require.NoError(t, err)
+	p.Requesters, err = ParseRequesters(requesters, n)
 	require.NoError(t, err)
 	return &checker.Spec[State, Msg]{
 		System: model.NewSystem[State, Msg](p, model.Config{}),
@@ -149,6 +157,35 @@ func TestPlaneDeadlock(t *testing.T) {
 		"p5 waits for p0 (p0 voted for p0) and p6 (p6 voted for p6), "+
 		"p6 waits for p2 (p2 voted for p2) and p3 (p3 voted for p3); "+
 		"cycle p0 -> p1 -> p3 -> p0", r.Trace.Detail)
+}
+
+// Three requesters suffice for a deadlock when their voting sets form a
+// cycle: on the plane, lines 0, 1 and 2 meet pairwise in three different
+// voters (a triangle), and each process can hold one vote the next one
+// needs. Three lines through one point (0, 3 and 5 all hold p0) cannot:
+// whoever gets p0's vote gets everything it needs. The deadlock-free
+// variant passes on the same workloads (package maekawadf).
+func TestDeadlockWithRequesters(t *testing.T) {
+	for _, c := range []struct {
+		n          int
+		sets, reqs string
+		steps      int
+		why        string
+	}{
+		{7, "plane", "0,1,2", 18, "circular wait: p0 waits for p2 (p2 voted for p2), p1 waits for p1 (p1 voted for p0), " +
+			"p2 waits for p5 (p5 voted for p1); cycle p0 -> p2 -> p1 -> p0"},
+		{4, "grid", "0,1,2", 16, "circular wait: p0 waits for p2 (p2 voted for p2), p1 waits for p0 (p0 voted for p0) " +
+			"and p1 (p1 voted for p0), p2 waits for p0 (p0 voted for p0) and p3 (p3 voted for p1); cycle p0 -> p2 -> p0"},
+	} {
+		rep := specWith(t, c.n, 1, c.sets, c.reqs).Check(checker.Options{})
+		require.Equal(t, checker.Violated, rep.Verdict)
+		require.Equal(t, checker.DeadlockProperty, rep.Counterexample.Property)
+		require.Len(t, rep.Counterexample.Steps, c.steps, "%s %s", c.sets, c.reqs)
+		require.Equal(t, c.why, rep.Counterexample.Detail)
+	}
+	rep := specWith(t, 7, 1, "plane", "0,3,5").Check(checker.Options{})
+	require.Equal(t, checker.Pass, rep.Verdict, "%v", rep.Counterexample)
+	require.Equal(t, uint64(64137), rep.States)
 }
 
 // With faults, a deadlock need not be a cycle: a vote can sit with a

@@ -27,3 +27,23 @@ func TestNamedSets(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, grid4, written)
 }
+
+// The requesters parameter: all, or distinct ids below n.
+func TestParseRequesters(t *testing.T) {
+	v, err := ParseRequesters("all", 4)
+	require.NoError(t, err)
+	require.Equal(t, SetOf(0, 1, 2, 3), v)
+	v, err = ParseRequesters("2, 0", 4)
+	require.NoError(t, err)
+	require.Equal(t, SetOf(0, 2), v)
+	require.Equal(t, 2, v.Rounds(2, 2))
+	require.Equal(t, 0, v.Rounds(1, 2))
+	for spec, msg := range map[string]string{
+		"0,4": `requesters="0,4": "4" is not a process id (0..3)`,
+		"0,x": `requesters="0,x": "x" is not a process id (0..3)`,
+		"1,1": `requesters="1,1": p1 is named twice`,
+	} {
+		_, err := ParseRequesters(spec, 4)
+		require.EqualError(t, err, msg)
+	}
+}
