@@ -47,15 +47,20 @@
 // unordered network an INQUIRE can overtake the GRANT it is about.
 //
 // With all fixes, exhaustive BFS finds mutual exclusion, one vote per
-// voter and freedom from deadlock in every reachable state of: all sets
-// with n=3 (538,143 states in one round, 53,239,177 in two), the 2×2 grid
-// (n=4, one round: 40,997,266 states) and seed 001's three sets of two
-// (one and two rounds); the tests pin the small ones. The state graph has
-// no cycle (without inputs, every delivery lowers a weighted count of the
-// messages in flight, and inputs only move a process forward), so
-// starvation freedom follows from the absence of deadlock. The projective
-// plane (n=7) is too large to exhaust; swarm search finds no violation
-// there, and finds each gap of the notes' rules within a hundred walks.
+// voter, freedom from deadlock and starvation freedom in every reachable
+// state of: all sets with n=3 (538,143 states in one round, 53,239,177 in
+// two), the 2×2 grid (n=4, one round: 40,997,266 states), seed 001's three
+// sets of two (one and two rounds), and the projective plane (n=7) with
+// the workload of three or four requesters (Requesters; 0,1,2: 252,373
+// states; 0,1,2,3: 42,006,029). The tests pin those under a million
+// states. The state graph has no cycle, which Rank shows (every delivery
+// lowers a weighted count of the messages in flight, and inputs only move
+// a process forward), so starvation can only be a terminal state and the
+// checker keeps no state graph. Each requester multiplies the plane's
+// space by about 150; with all seven it is out of reach of exhaustive
+// search (as the original algorithm's is for SPIN), and swarm search finds
+// no violation there, while it finds each gap of the notes' rules within a
+// hundred walks.
 package maekawadf
 
 import (
