@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/coordcheck/coordcheck/model"
@@ -50,6 +51,10 @@ type Options struct {
 	// SkipLiveness checks the safety properties only: the state graph is
 	// not kept, which saves its memory on large spaces.
 	SkipLiveness bool
+	// Workers is the number of goroutines a BFS without the state graph
+	// runs on (0: GOMAXPROCS). The result is the same for any number:
+	// states, transitions, verdict and counterexample.
+	Workers int
 	// KeepGraph checks liveness on the kept state graph even under BFS,
 	// where the graph is kept only once it may have a cycle (see Check):
 	// slower, for cross-checking.
@@ -72,6 +77,14 @@ type Options struct {
 	Seed  uint64
 	Walks int
 	Walk  *int
+}
+
+// workers is the number of workers a BFS runs on.
+func (o *Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // Progress is a snapshot of a running search.
@@ -133,116 +146,88 @@ const (
 )
 
 // explore is one search. With livenessAcyclic it reports cyclic, and
-// stops, when it finds an edge that may close a cycle.
+// stops, when it finds an edge that may close a cycle. BFS without the
+// state graph runs level by level on several workers (exploreLevels); this
+// is the search on one.
 func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyclic bool) {
-	sys := sp.System.Clone()
-	start := time.Now()
-	rep = &Report{Properties: sp.PropertyNames()}
-	if mode == noLiveness {
-		rep.Properties = rep.Properties[:len(rep.Properties)-len(sp.Liveness)]
+	if opts.Strategy == BFS && mode != livenessGraph && opts.workers() > 1 {
+		return sp.exploreLevels(opts, mode)
 	}
-	counts := make([]uint64, len(rep.Properties))
+	r := sp.newRun(opts, mode)
+	rep = r.rep
+	x := newExpander(sp)
 
 	var fr frontier = &queue{}
 	if opts.Strategy == DFS {
 		fr = &stack{}
 	}
-	seen := newFPSet(0)
-	var g *graph
-	var term *terminals
-	switch mode {
-	case livenessGraph:
-		g = newGraph(len(sp.Liveness))
+	seen, g, term := r.seen, r.g, r.term
+	if mode != noLiveness {
 		seen.numbered()
-		rep.Liveness = "graph"
-	case livenessAcyclic:
-		term = newTerminals(len(sp.Liveness), sys.N())
-		seen.numbered()
-		rep.Liveness = "acyclic"
 	}
 	// levelEnd is the number of states found at the depths up to the one
 	// being expanded (livenessAcyclic): under BFS, a successor numbered
 	// below it lies no deeper than its parent.
 	var levelEnd uint32
 	levelDepth := -1
-	var buf []byte
-	buf = sys.Encode(buf, sys.Init())
-	initFP := model.Fingerprint(buf)
+	initFP, initEnc := x.initial()
 	seen.insert(initFP, noParent)
 	if g != nil {
 		g.add(0, initFP)
 	}
-	fr.push(0, initFP, buf)
+	fr.push(0, initFP, initEnc)
 
-	var (
-		cur, next     model.World[S, M]
-		acts          []model.Action
-		found         bool
-		badFP         uint64
-		badProp, why  string
-		pops          uint64
-		lastProgress  = start
-		progressEvery = opts.ProgressInterval
-	)
-	if progressEvery == 0 {
-		progressEvery = time.Second
-	}
+	var pops uint64
 	for {
 		depth, fp, enc, ok := fr.pop()
 		if !ok {
 			break
 		}
-		sys.Decode(enc, &cur)
-		acts = sys.Actions(&cur, acts[:0])
+		x.load(enc)
 		if depth > rep.Depth {
 			rep.Depth = depth
 		}
-		prop, detail, unknown := sp.judge(&cur, acts)
+		prop, detail, unknown := sp.judge(&x.cur, x.acts)
 		if unknown != "" && rep.Bound == "" {
 			rep.Bound = unknown
 		}
 		if prop != "" {
-			counts[indexOf(rep.Properties, prop)]++
-			if !found {
-				found, badFP, badProp, why = true, fp, prop, detail
-			}
+			r.violation(fp, prop, detail)
 			if !opts.Exhaust {
 				break
 			}
 		}
 		if opts.MaxDepth > 0 && depth >= opts.MaxDepth {
-			if len(acts) > 0 {
+			if len(x.acts) > 0 {
 				rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
 			}
 			continue
 		}
 		var rank uint64
 		if term != nil {
-			rank, _ = sys.Rank(&cur)
+			rank, _ = x.sys.Rank(&x.cur)
 			if depth > levelDepth {
 				levelDepth, levelEnd = depth, uint32(seen.n)
 			}
-			if len(acts) == 0 {
-				sp.pendingMasks(&cur, term.masks)
-				term.note(fp)
+			if len(x.acts) == 0 {
+				sp.pendingMasks(&x.cur, term.masks)
+				term.note(fp, pops)
 			}
 		}
 		var u uint32
 		if g != nil {
 			u = seen.id(fp)
-			sp.record(g, u, &cur)
+			sp.record(g, u, &x.cur)
 			g.start[u] = uint32(len(g.to))
 		}
-		for _, a := range acts {
-			sys.Apply(&cur, a, &next)
-			buf = sys.Encode(buf[:0], &next)
-			nfp := model.Fingerprint(buf)
+		for _, a := range x.acts {
+			nfp := x.step(a)
 			rep.Transitions++
 			v, added := seen.insertID(nfp, key(fp))
 			if added {
-				fr.push(depth+1, nfp, buf)
+				fr.push(depth+1, nfp, x.buf)
 			}
-			if term != nil && mayClose(sys, &cur, a, &next, rank, added, v, levelEnd) {
+			if term != nil && mayClose(x.sys, &x.cur, a, &x.next, rank, !added && v < levelEnd) {
 				cyclic = true
 				break
 			}
@@ -250,7 +235,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				if added {
 					g.add(v, nfp)
 				}
-				c, fair := sys.FairClass(&cur, a)
+				c, fair := x.sys.FairClass(&x.cur, a)
 				if !fair {
 					c = 0
 				} else {
@@ -274,14 +259,68 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			break
 		}
 		if pops++; pops&1023 == 0 {
-			if stop := sp.poll(&opts, rep, seen, fr, g, start, &lastProgress, progressEvery); stop != "" {
+			if stop := r.poll(fr.size(), fr.bytes()); stop != "" {
 				rep.Bound = stop
 				break
 			}
 		}
 	}
+	return r.conclude(), cyclic
+}
 
-	if found || rep.Bound != "" {
+// run is the state of one exhaustive search that outlives its loop: the
+// report, the visited set, the liveness bookkeeping, the first violation.
+type run[S, M any] struct {
+	sp     *Spec[S, M]
+	opts   *Options
+	rep    *Report
+	counts []uint64 // violating states per property
+	seen   *fpSet
+	g      *graph     // livenessGraph
+	term   *terminals // livenessAcyclic
+	start  time.Time
+
+	found         bool
+	badFP         uint64
+	badProp, why  string
+	lastProgress  time.Time
+	progressEvery time.Duration
+}
+
+func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
+	r := &run[S, M]{sp: sp, opts: &opts, rep: &Report{Properties: sp.PropertyNames()}, seen: newFPSet(0), start: time.Now()}
+	if mode == noLiveness {
+		r.rep.Properties = r.rep.Properties[:len(r.rep.Properties)-len(sp.Liveness)]
+	}
+	r.counts = make([]uint64, len(r.rep.Properties))
+	switch mode {
+	case livenessGraph:
+		r.g = newGraph(len(sp.Liveness))
+		r.rep.Liveness = "graph"
+	case livenessAcyclic:
+		r.term = newTerminals(len(sp.Liveness), sp.System.N())
+		r.rep.Liveness = "acyclic"
+	}
+	r.lastProgress, r.progressEvery = r.start, opts.ProgressInterval
+	if r.progressEvery == 0 {
+		r.progressEvery = time.Second
+	}
+	return r
+}
+
+// violation counts a violating state, and keeps the first.
+func (r *run[S, M]) violation(fp uint64, prop, why string) {
+	r.counts[indexOf(r.rep.Properties, prop)]++
+	if !r.found {
+		r.found, r.badFP, r.badProp, r.why = true, fp, prop, why
+	}
+}
+
+// conclude fills in the report once the search has ended: the counts, the
+// liveness check on what was kept, the verdict and the counterexample.
+func (r *run[S, M]) conclude() *Report {
+	rep, seen, g, sp := r.rep, r.seen, r.g, r.sp
+	if r.found || rep.Bound != "" {
 		rep.Liveness = "" // the search ended before it could tell
 	}
 	rep.States = seen.n
@@ -290,31 +329,31 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		rep.TableBytes += g.bytes()
 	}
 	var live *Trace
-	if !found && rep.Bound == "" {
+	if !r.found && rep.Bound == "" {
 		switch {
 		case g != nil:
-			if l := sp.findLasso(g, sys.N()); l != nil {
+			if l := sp.findLasso(g, sp.System.N()); l != nil {
 				live = sp.lassoTrace(seen, g, l)
 			}
-		case term != nil:
-			if p, node, fp, ok := term.first(); ok {
+		case r.term != nil:
+			if p, node, fp, ok := r.term.first(); ok {
 				live = sp.terminalTrace(seen, p, node, fp)
 			}
 		}
 	}
-	rep.Elapsed = time.Since(start)
+	rep.Elapsed = time.Since(r.start)
 	if s := rep.Elapsed.Seconds(); s > 0 {
 		rep.StatesPerSecond = float64(rep.States) / s
 	}
-	for i, c := range counts {
+	for i, c := range r.counts {
 		if c > 0 {
 			rep.ViolationCounts = append(rep.ViolationCounts, PropertyCount{rep.Properties[i], c})
 		}
 	}
 	switch {
-	case found:
+	case r.found:
 		rep.Verdict = Violated
-		rep.Counterexample = sp.rebuild(seen, badFP, badProp, why)
+		rep.Counterexample = sp.rebuild(seen, r.badFP, r.badProp, r.why)
 	case live != nil:
 		rep.Verdict = Violated
 		rep.Counterexample = live
@@ -324,37 +363,71 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	default:
 		rep.Verdict = Pass
 	}
-	return rep, cyclic
+	return rep
 }
 
-// mayClose reports whether the step a from cur to next, of number v
-// (added when new), may close a cycle: with a variant, when it does not
-// lower the measure from rank; without one, when next is no deeper than
-// cur, which BFS has numbered below levelEnd. It must follow the Apply of
-// a at once (see model.System.RankAfter).
+// expander decodes states, lists their actions and makes their
+// successors, with scratch worlds and buffers of its own: one per worker.
+type expander[S, M any] struct {
+	sys       *model.System[S, M]
+	cur, next model.World[S, M]
+	acts      []model.Action
+	buf       []byte // the last successor's encoding
+}
+
+func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
+	return &expander[S, M]{sys: sp.System.Clone()}
+}
+
+// initial returns the initial state's fingerprint and encoding.
+func (x *expander[S, M]) initial() (uint64, []byte) {
+	enc := x.sys.Encode(nil, x.sys.Init())
+	return model.Fingerprint(enc), enc
+}
+
+// load makes enc the current state and lists its actions.
+func (x *expander[S, M]) load(enc []byte) {
+	x.sys.Decode(enc, &x.cur)
+	x.acts = x.sys.Actions(&x.cur, x.acts[:0])
+}
+
+// step applies a to the current state; the successor is x.next, its
+// encoding x.buf, and step returns its fingerprint.
+func (x *expander[S, M]) step(a model.Action) uint64 {
+	x.sys.Apply(&x.cur, a, &x.next)
+	x.buf = x.sys.Encode(x.buf[:0], &x.next)
+	return model.Fingerprint(x.buf)
+}
+
+// mayClose reports whether the step a from cur to next may close a cycle:
+// with a variant, when it does not lower the measure from rank; without
+// one, when next is no deeper in BFS than cur (shallow). It must follow
+// the Apply of a at once (see model.System.RankAfter).
 func mayClose[S, M any](sys *model.System[S, M], cur *model.World[S, M], a model.Action, next *model.World[S, M],
-	rank uint64, added bool, v, levelEnd uint32) bool {
+	rank uint64, shallow bool) bool {
 	if sys.Ranked() {
 		return sys.RankAfter(cur, a, next, rank) >= rank
 	}
-	return !added && v < levelEnd
+	return shallow
 }
 
-// poll checks the time, memory and stop bounds and reports progress. It
-// returns the name of the bound reached, or "".
-func (sp *Spec[S, M]) poll(opts *Options, rep *Report, seen *fpSet, fr frontier, g *graph, start time.Time, last *time.Time, every time.Duration) string {
+// poll checks the time, memory and stop bounds and reports progress,
+// given the frontier's size and memory. It returns the name of the bound
+// reached, or "".
+func (r *run[S, M]) poll(frontier int, frontierBytes uint64) string {
+	opts, rep := r.opts, r.rep
 	now := time.Now()
-	if opts.Progress != nil && now.Sub(*last) >= every {
-		*last = now
-		opts.Progress(Progress{States: seen.n, Transitions: rep.Transitions, Depth: rep.Depth,
-			Frontier: fr.size(), Elapsed: now.Sub(start)})
+	if opts.Progress != nil && now.Sub(r.lastProgress) >= r.progressEvery {
+		r.lastProgress = now
+		opts.Progress(Progress{States: r.seen.n, Transitions: rep.Transitions, Depth: rep.Depth,
+			Frontier: frontier, Elapsed: now.Sub(r.start)})
 	}
-	if opts.Timeout > 0 && now.Sub(start) >= opts.Timeout {
+	if opts.Timeout > 0 && now.Sub(r.start) >= opts.Timeout {
 		return fmt.Sprintf("timeout %s", opts.Timeout)
 	}
-	held := seen.bytes() + fr.bytes()
-	if g != nil {
-		held += g.bytes()
+	held := r.seen.bytes() + frontierBytes
+	if r.g != nil {
+		held += r.g.bytes()
 	}
 	if opts.MaxMemory > 0 && held >= opts.MaxMemory {
 		return fmt.Sprintf("max-memory %d MB", opts.MaxMemory>>20)

@@ -137,3 +137,29 @@ func TestReplay(t *testing.T) {
 	require.ErrorAs(t, err, &se)
 	require.Equal(t, 3, se.Step)
 }
+
+// BFS on several workers is the search on one, whatever stops it: the
+// whole space, a violation inside a level, a bound on states inside a
+// level (with and without -exhaust). Run under -race in CI.
+func TestWorkersAgree(t *testing.T) {
+	dup, err := model.ParseFaults("dup=1")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		sp   *checker.Spec[ra.State, ra.Msg]
+		opts checker.Options
+	}{
+		{raSpec(3, 2, model.Config{}), checker.Options{}},
+		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{}},
+		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{Exhaust: true}},
+		{raSpec(3, 2, model.Config{}), checker.Options{MaxStates: 5000}},
+		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{MaxStates: 900, Exhaust: true}},
+	} {
+		one, many := c.opts, c.opts
+		one.Workers, many.Workers = 1, 4
+		a, z := c.sp.Check(one), c.sp.Check(many)
+		for _, r := range []*checker.Report{a, z} {
+			r.Elapsed, r.StatesPerSecond, r.TableBytes, r.FrontierBytes = 0, 0, 0, 0
+		}
+		require.Equal(t, a, z, "%+v", c.opts)
+	}
+}

@@ -402,26 +402,36 @@ func (sp *Spec[S, M]) lassoPath(seen *fpSet, prop int, node model.NodeID, entry 
 }
 
 // terminals remembers, for each liveness property and node, the first
-// terminal state found in which the node is pending: with no cycle in the
-// state graph, these are the only liveness violations.
+// terminal state found, in BFS order, in which the node is pending: with no
+// cycle in the state graph, these are the only liveness violations.
 type terminals struct {
 	n     int
 	fps   []uint64 // property*n + node -> key of the state, 0 when none
-	masks []uint64
+	pos   []uint64 // its position in BFS order
+	masks []uint64 // scratch: the pending nodes of the state being noted
 }
 
 func newTerminals(props, n int) *terminals {
-	return &terminals{n: n, fps: make([]uint64, props*n), masks: make([]uint64, props)}
+	return &terminals{n: n, fps: make([]uint64, props*n), pos: make([]uint64, props*n), masks: make([]uint64, props)}
 }
 
-// note records the terminal state fp, whose pending nodes are in t.masks
-// (see Spec.pendingMasks).
-func (t *terminals) note(fp uint64) {
+// note records the terminal state fp, at position pos in BFS order, whose
+// pending nodes are in t.masks (see Spec.pendingMasks).
+func (t *terminals) note(fp, pos uint64) {
 	for p, mask := range t.masks {
 		for i := range t.n {
-			if k := p*t.n + i; mask&(1<<i) != 0 && t.fps[k] == 0 {
-				t.fps[k] = key(fp)
+			if k := p*t.n + i; mask&(1<<i) != 0 && (t.fps[k] == 0 || pos < t.pos[k]) {
+				t.fps[k], t.pos[k] = key(fp), pos
 			}
+		}
+	}
+}
+
+// merge keeps, of t's and u's, the states that come first.
+func (t *terminals) merge(u *terminals) {
+	for k, fp := range u.fps {
+		if fp != 0 && (t.fps[k] == 0 || u.pos[k] < t.pos[k]) {
+			t.fps[k], t.pos[k] = fp, u.pos[k]
 		}
 	}
 }

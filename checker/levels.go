@@ -1,0 +1,495 @@
+package checker
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// exploreLevels is BFS without the state graph on several workers, one
+// level at a time, in three phases:
+//
+//  1. expand: the workers take the level's states in chunks, judge them
+//     and make their successors; a successor not in the visited set is
+//     noted as a record (fingerprint, key), the key being the position of
+//     the state that made it and the index of the action;
+//  2. merge: shard by shard, the records are reduced to one per
+//     fingerprint, the one of the smallest key, and the new states go
+//     into the visited set with the state of that key as their parent;
+//  3. regenerate: the new states, in key order, are made again from their
+//     parents and packed into the next level.
+//
+// The smallest key is the first discovery a one-worker BFS makes, so the
+// next level's order, every parent, and hence every counterexample are
+// those of the search on one worker (explore), whatever the number of
+// workers and their timing. Where that search would stop inside a level
+// (a violation, max-states), the counts are cut where it would have cut.
+func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, bool) {
+	r := sp.newRun(opts, mode)
+	rep, seen := r.rep, r.seen
+	ws := make([]*levelWorker[S, M], opts.workers())
+	for i := range ws {
+		ws[i] = &levelWorker[S, M]{sp: sp, r: r, x: newExpander(sp)}
+		if r.term != nil {
+			ws[i].term = newTerminals(len(sp.Liveness), sp.System.N())
+		}
+	}
+	initFP, initEnc := ws[0].x.initial()
+	seen.insert(initFP, noParent)
+	level := &levelBuf{}
+	level.add(initFP, initEnc)
+	fps := []uint64{key(initFP)} // the level's states, in order
+	var base uint64              // the BFS position of the level's first state
+
+	for depth := 0; level.n > 0; depth++ {
+		rep.Depth = depth
+		lv := &levelRun{level: level, depth: depth, base: base, outdeg: make([]uint32, level.n)}
+		lv.cut.Store(^uint64(0))
+		if stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) }); stop != "" {
+			rep.Bound = stop
+			break
+		}
+		if lv.cyclic.Load() {
+			rep.Elapsed = time.Since(r.start)
+			return rep, true
+		}
+
+		// What a one-worker search sees of this level. It pops the states
+		// in order up to popped: it stops at the first violation (unless
+		// Exhaust), or after expanding the state that finds the state
+		// max-states counts to, whichever comes first. The violating state
+		// is popped but not expanded, and its outdeg stays 0.
+		viol := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.viol })
+		stopAtViolation := viol.ok && !opts.Exhaust
+		fresh := sp.merge(ws, lv, stopAtViolation)
+		popped, maxStates := level.n-1, false
+		if stopAtViolation {
+			popped = viol.k
+		}
+		if opts.MaxStates > 0 && seen.n+uint64(len(fresh)) >= opts.MaxStates {
+			// fresh only holds discoveries made before the violation, so
+			// the bound comes first.
+			k := fresh[opts.MaxStates-seen.n-1].key >> 16
+			fresh = fresh[:sort.Search(len(fresh), func(i int) bool { return fresh[i].key>>16 > k })]
+			popped, maxStates = k, true
+		}
+		if viol.ok && viol.k <= popped && !r.found {
+			r.found, r.badFP, r.badProp, r.why = true, viol.fp, viol.prop, viol.why
+		}
+		for _, w := range ws {
+			for _, v := range w.violations {
+				if v.k <= popped && (opts.Exhaust || v.k == viol.k) {
+					r.counts[v.prop]++
+				}
+			}
+			w.violations = w.violations[:0]
+			if r.term != nil {
+				r.term.merge(w.term)
+			}
+		}
+		for k := uint64(0); k <= popped; k++ {
+			rep.Transitions += uint64(lv.outdeg[k])
+		}
+		// Bounds, as the one-worker search sets them: the first unknown
+		// judgement fills an empty bound, max-depth and max-states replace it.
+		if u := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.unknown }); u.ok && u.k <= popped && rep.Bound == "" {
+			rep.Bound = u.prop
+		}
+		if d := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.maxDepth }); d.ok && d.k <= popped {
+			rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
+		}
+		sp.insertFresh(ws, lv, fresh, fps)
+		if maxStates {
+			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
+		}
+		if maxStates || r.found && !opts.Exhaust {
+			break
+		}
+		next := sp.regenerate(ws, lv, fresh)
+		if b := level.bytes() + next.bytes() + uint64(len(fresh))*16; b > rep.FrontierBytes {
+			rep.FrontierBytes = b
+		}
+		fps = fps[:0]
+		for _, f := range fresh {
+			fps = append(fps, f.fp)
+		}
+		base += level.n
+		level = next
+	}
+	return r.conclude(), false
+}
+
+// levelRun is what the workers share while they expand one level.
+type levelRun struct {
+	level     *levelBuf
+	depth     int
+	base      uint64
+	nextChunk atomic.Int64
+	cut       atomic.Uint64 // the first violation's index, when the search stops at it
+	stop      atomic.Bool   // a bound was reached, or a cycle may exist
+	cyclic    atomic.Bool
+	outdeg    []uint32 // state index -> actions taken from it
+}
+
+// levelWorker is one worker's share of a level.
+type levelWorker[S, M any] struct {
+	sp   *Spec[S, M]
+	r    *run[S, M]
+	x    *expander[S, M]
+	recs [numShards][]rec // successors not yet visited, by shard
+
+	// The first of each event in this worker's share, by state index.
+	viol, unknown, maxDepth hit
+	violations              []violationAt // every violation (counted)
+	term                    *terminals
+
+	fresh []rec    // merge: the shards' new states
+	dedup []int32  // merge: scratch hash table of indices into fresh
+	out   levelBuf // regenerate: the worker's part of the next level
+}
+
+// rec is a successor: its key (fingerprint) and the key of its discovery,
+// index<<16 | action, which orders discoveries as a one-worker BFS does.
+type rec struct{ fp, key uint64 }
+
+// hit is the first state of a kind in a worker's share.
+type hit struct {
+	k         uint64
+	fp        uint64
+	prop, why string
+	ok        bool
+}
+
+func (h *hit) keep(k, fp uint64, prop, why string) {
+	if !h.ok || k < h.k {
+		*h = hit{k, fp, prop, why, true}
+	}
+}
+
+// firstHit is the first hit of a kind over all workers; it resets them.
+func firstHit[S, M any](ws []*levelWorker[S, M], of func(*levelWorker[S, M]) *hit) hit {
+	var first hit
+	for _, w := range ws {
+		if h := of(w); h.ok {
+			first.keep(h.k, h.fp, h.prop, h.why)
+			*h = hit{}
+		}
+	}
+	return first
+}
+
+type violationAt struct {
+	k    uint64
+	prop int
+}
+
+// runWorkers runs f on every worker, the first on this goroutine (main),
+// and returns the first non-empty result of the main worker (a bound).
+func runWorkers[S, M any](ws []*levelWorker[S, M], f func(w *levelWorker[S, M], main bool) string) string {
+	var wg sync.WaitGroup
+	for _, w := range ws[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(w, false)
+		}()
+	}
+	stop := f(ws[0], true)
+	wg.Wait()
+	return stop
+}
+
+// expand is phase 1 for one worker. The main worker also polls the
+// bounds between chunks and returns the one reached.
+func (w *levelWorker[S, M]) expand(lv *levelRun, main bool) string {
+	for !lv.stop.Load() {
+		c := int(lv.nextChunk.Add(1) - 1)
+		if c >= len(lv.level.chunks) {
+			return ""
+		}
+		k := lv.level.starts[c]
+		for b := lv.level.chunks[c]; len(b) > 0 && k <= lv.cut.Load() && !lv.stop.Load(); k++ {
+			_, fp, enc, rest := readEntry(b)
+			b = rest
+			w.visit(lv, k, fp, enc)
+		}
+		if main {
+			if stop := w.r.poll(int(lv.level.n), lv.level.bytes()); stop != "" {
+				lv.stop.Store(true)
+				return stop
+			}
+		}
+	}
+	return ""
+}
+
+// visit judges state k of the level and makes its successors.
+func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
+	sp, x, opts := w.sp, w.x, w.r.opts
+	x.load(enc)
+	prop, why, unknown := sp.judge(&x.cur, x.acts)
+	if unknown != "" {
+		w.unknown.keep(k, 0, unknown, "")
+	}
+	if prop != "" {
+		w.violations = append(w.violations, violationAt{k, indexOf(w.r.rep.Properties, prop)})
+		w.viol.keep(k, fp, prop, why)
+		if !opts.Exhaust {
+			for c := lv.cut.Load(); k < c && !lv.cut.CompareAndSwap(c, k); c = lv.cut.Load() {
+			}
+			return
+		}
+	}
+	if opts.MaxDepth > 0 && lv.depth >= opts.MaxDepth {
+		if len(x.acts) > 0 {
+			w.maxDepth.keep(k, 0, "", "")
+		}
+		return
+	}
+	if len(x.acts) > 0xffff {
+		panic(fmt.Sprintf("checker: %d actions in one state", len(x.acts)))
+	}
+	lv.outdeg[k] = uint32(len(x.acts))
+	var rank uint64
+	if w.term != nil {
+		rank, _ = x.sys.Rank(&x.cur)
+		if len(x.acts) == 0 {
+			sp.pendingMasks(&x.cur, w.term.masks)
+			w.term.note(fp, lv.base+k)
+		}
+	}
+	for j, a := range x.acts {
+		nfp := key(x.step(a))
+		old := w.r.seen.has(nfp)
+		if w.term != nil && mayClose(x.sys, &x.cur, a, &x.next, rank, old) { // old: no deeper than k
+			lv.cyclic.Store(true)
+			lv.stop.Store(true)
+			return
+		}
+		if !old {
+			s := nfp >> (64 - shardBits)
+			w.recs[s] = append(w.recs[s], rec{nfp, k<<16 | uint64(j)})
+		}
+	}
+}
+
+// merge is phase 2's first half: the new states of the level, one record
+// each (its first discovery), sorted by key. With cut, records made by
+// states at or after the level's first violation are left out. Each
+// worker reduces whole shards with a hash table of its own; a counting
+// sort on the discovering state then puts the records in key order.
+func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []rec {
+	limit := ^uint64(0)
+	if cut {
+		limit = lv.cut.Load()
+	}
+	var next atomic.Int64
+	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
+		w.fresh = w.fresh[:0]
+		for {
+			s := int(next.Add(1) - 1)
+			if s >= numShards {
+				return ""
+			}
+			n := 0
+			for _, o := range ws {
+				n += len(o.recs[s])
+			}
+			size := 16
+			for size < 2*n {
+				size <<= 1
+			}
+			if cap(w.dedup) < size {
+				w.dedup = make([]int32, size)
+			}
+			table, mask := w.dedup[:size], uint64(size-1)
+			for i := range table {
+				table[i] = -1
+			}
+			for _, o := range ws {
+				for _, rc := range o.recs[s] {
+					if rc.key>>16 >= limit {
+						continue
+					}
+					i := slot(rc.fp, mask)
+					for table[i] >= 0 && w.fresh[table[i]].fp != rc.fp {
+						i = (i + 1) & mask
+					}
+					switch {
+					case table[i] < 0:
+						table[i] = int32(len(w.fresh))
+						w.fresh = append(w.fresh, rc)
+					case rc.key < w.fresh[table[i]].key:
+						w.fresh[table[i]].key = rc.key
+					}
+				}
+			}
+		}
+	})
+	// Counting sort by discovering state, then by action within a state.
+	count := make([]uint32, lv.level.n+1)
+	total := 0
+	for _, w := range ws {
+		for _, f := range w.fresh {
+			count[f.key>>16+1]++
+		}
+		total += len(w.fresh)
+		for s := range w.recs {
+			w.recs[s] = w.recs[s][:0]
+		}
+	}
+	for k := 1; k < len(count); k++ {
+		count[k] += count[k-1]
+	}
+	fresh := make([]rec, total)
+	for _, w := range ws {
+		for _, f := range w.fresh {
+			k := f.key >> 16
+			fresh[count[k]] = f
+			count[k]++
+		}
+		w.fresh = w.fresh[:0]
+	}
+	for lo := 0; lo < total; {
+		hi := lo + 1
+		for hi < total && fresh[hi].key>>16 == fresh[lo].key>>16 {
+			hi++
+		}
+		if hi-lo > 1 {
+			slices.SortFunc(fresh[lo:hi], func(a, b rec) int { return cmp.Compare(a.key, b.key) })
+		}
+		lo = hi
+	}
+	return fresh
+}
+
+// insertFresh is phase 2's second half: the new states go into the
+// visited set, each shard filled by one worker, with the parents that fps
+// (the level's states in order) give their keys.
+func (sp *Spec[S, M]) insertFresh(ws []*levelWorker[S, M], lv *levelRun, fresh []rec, fps []uint64) {
+	seen := ws[0].r.seen
+	byShard := make([][]rec, numShards)
+	for _, f := range fresh {
+		s := f.fp >> (64 - shardBits)
+		byShard[s] = append(byShard[s], f)
+	}
+	var next atomic.Int64
+	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
+		for {
+			s := int(next.Add(1) - 1)
+			if s >= numShards {
+				return ""
+			}
+			sh := &seen.shards[s]
+			for _, f := range byShard[s] {
+				sh.insert(f.fp, fps[f.key>>16], 0)
+			}
+		}
+	})
+	seen.n += uint64(len(fresh))
+}
+
+// regenerate is phase 3: the next level, the new states made again from
+// their parents in key order, the workers taking equal runs of it.
+func (sp *Spec[S, M]) regenerate(ws []*levelWorker[S, M], lv *levelRun, fresh []rec) *levelBuf {
+	per := (len(fresh) + len(ws) - 1) / len(ws)
+	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
+		i := slices.Index(ws, w)
+		w.out = levelBuf{depth: lv.depth + 1}
+		lo, hi := min(i*per, len(fresh)), min((i+1)*per, len(fresh))
+		if lo == hi {
+			return ""
+		}
+		cur := lv.level.at(fresh[lo].key >> 16)
+		loaded := ^uint64(0)
+		for _, f := range fresh[lo:hi] {
+			if k := f.key >> 16; k != loaded {
+				w.x.load(cur.seek(k))
+				loaded = k
+			}
+			if key(w.x.step(w.x.acts[f.key&0xffff])) != f.fp {
+				panic("checker: a state's successor changed between two computations (is the protocol deterministic?)")
+			}
+			w.out.add(f.fp, w.x.buf)
+		}
+		return ""
+	})
+	next := &levelBuf{depth: lv.depth + 1}
+	for _, w := range ws {
+		next.concat(&w.out)
+		w.out = levelBuf{}
+	}
+	return next
+}
+
+// levelBuf is one BFS level: packed entries (as the frontier's) in chunks,
+// with the index of each chunk's first entry, so that workers can take
+// chunks and find an entry by index.
+type levelBuf struct {
+	chunks [][]byte
+	starts []uint64
+	n      uint64
+	depth  int
+}
+
+const levelChunk = 64 << 10
+
+func (l *levelBuf) add(fp uint64, enc []byte) {
+	if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+len(enc)+24 > levelChunk {
+		l.chunks = append(l.chunks, make([]byte, 0, max(levelChunk, len(enc)+24)))
+		l.starts = append(l.starts, l.n)
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = appendEntry(*c, l.depth, fp, enc)
+	l.n++
+}
+
+// concat appends o's entries.
+func (l *levelBuf) concat(o *levelBuf) {
+	for i, c := range o.chunks {
+		l.chunks = append(l.chunks, c)
+		l.starts = append(l.starts, l.n+o.starts[i])
+	}
+	l.n += o.n
+}
+
+func (l *levelBuf) bytes() uint64 {
+	var b uint64
+	for _, c := range l.chunks {
+		b += uint64(cap(c))
+	}
+	return b
+}
+
+// levelCursor reads a level's entries forward from some index.
+type levelCursor struct {
+	l *levelBuf
+	c int    // chunk
+	b []byte // the rest of chunk c
+	k uint64 // the index of the entry at b
+}
+
+// at is a cursor at entry k.
+func (l *levelBuf) at(k uint64) *levelCursor {
+	c := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > k }) - 1
+	return &levelCursor{l: l, c: c, b: l.chunks[c], k: l.starts[c]}
+}
+
+// seek moves to entry k, at or after the cursor, and returns its encoding.
+func (cu *levelCursor) seek(k uint64) []byte {
+	for {
+		if len(cu.b) == 0 {
+			cu.c++
+			cu.b = cu.l.chunks[cu.c]
+		}
+		_, _, enc, rest := readEntry(cu.b)
+		if cu.k == k {
+			return enc
+		}
+		cu.b, cu.k = rest, cu.k+1
+	}
+}
