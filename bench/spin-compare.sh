@@ -7,6 +7,8 @@
 #   bench/spin-compare.sh              the standard rows (a few minutes)
 #   LONG=1 bench/spin-compare.sh       + RA N=4 R=2 (54 M states; ~2 min coordcheck, ~5 min SPIN)
 #   ONLY=regex bench/spin-compare.sh   only the rows whose id matches
+#   CORES=2 bench/spin-compare.sh      coordcheck on 2 cores (parallel BFS);
+#                                      SPIN's pan stays on one
 #
 # SPIN's models are ../shared/bench/spin/models (SPIN=dir overrides); the
 # build and run flags are those of its run.sh (NOREDUCE: no partial order
@@ -19,6 +21,7 @@ SPIN=${SPIN:-$ROOT/../shared/bench/spin}
 TLIM=${TLIM:-120}
 LONG=${LONG:-0}
 ONLY=${ONLY:-.}
+CORES=${CORES:-1}
 OUT=${OUT:-$ROOT/bench/results}
 
 if ! command -v spin >/dev/null || ! command -v gcc >/dev/null; then
@@ -61,9 +64,9 @@ for r in "${rows[@]}"; do
   str=$(awk '/transitions \(= stored\+matched\)/{print $1; exit}' "$d/pan.log")
   stime=$(awk '/pan: elapsed time/{print $4; exit}' "$d/pan.log")
   smem=$(awk '/total actual memory usage/{print $1; exit}' "$d/pan.log")
-  # coordcheck, single core, one JSON object
+  # coordcheck on CORES cores (default one), one JSON object
   # safety only, as SPIN checks: no liveness graph
-  GOMAXPROCS=1 "$OUT/coordcheck" check $ccargs -liveness=false -json > "$d/cc.json" || true
+  GOMAXPROCS=$CORES "$OUT/coordcheck" check $ccargs -liveness=false -json > "$d/cc.json" || true
   read -r cst ctr ctime cmem < <(python3 -c '
 import json,sys
 r=json.load(open(sys.argv[1]))

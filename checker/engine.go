@@ -51,9 +51,10 @@ type Options struct {
 	// SkipLiveness checks the safety properties only: the state graph is
 	// not kept, which saves its memory on large spaces.
 	SkipLiveness bool
-	// Workers is the number of goroutines a BFS without the state graph
-	// runs on (0: GOMAXPROCS). The result is the same for any number:
-	// states, transitions, verdict and counterexample.
+	// Workers is the number of goroutines a BFS without the state graph,
+	// and random and swarm search, run on (0: GOMAXPROCS). The result is
+	// the same for any number: states, transitions, verdict and
+	// counterexample. DFS and BFS keeping the state graph run on one.
 	Workers int
 	// KeepGraph checks liveness on the kept state graph even under BFS,
 	// where the graph is kept only once it may have a cycle (see Check):

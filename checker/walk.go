@@ -3,6 +3,8 @@ package checker
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coordcheck/coordcheck/model"
@@ -76,22 +78,24 @@ func weights(n int, swarm bool, rng *rand.Rand) walkWeights {
 }
 
 // pick chooses one of acts by weight; -1 when every weight is zero.
-func (w *walkWeights) pick(acts []model.Action, rng *rand.Rand, scratch []float64) int {
+// scratch holds the running sums.
+func (w *walkWeights) pick(acts []model.Action, rng *rand.Rand, scratch *[]float64) int {
 	total := 0.0
-	scratch = scratch[:0]
+	sums := (*scratch)[:0]
 	for _, a := range acts {
 		x := w.kind[a.Kind]
 		if a.Kind != model.ActPartition && a.Kind != model.ActHeal {
 			x *= w.node[a.Node]
 		}
 		total += x
-		scratch = append(scratch, total)
+		sums = append(sums, total)
 	}
+	*scratch = sums
 	if total == 0 {
 		return -1
 	}
 	r := rng.Float64() * total
-	for i, c := range scratch {
+	for i, c := range sums {
 		if r < c {
 			return i
 		}
@@ -104,12 +108,13 @@ func walkRNG(seed uint64, k int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(k)^0x9e3779b97f4a7c15))
 }
 
-// walk runs random or swarm search.
+// walk runs random or swarm search. Walks run on several workers in
+// batches of walkBatch; their results are taken in walk order, as one
+// worker would have produced them, so the report is the same for any
+// number of workers.
 func (sp *Spec[S, M]) walk(opts Options) *Report {
-	sys := sp.System.Clone()
 	start := time.Now()
 	rep := &Report{Properties: sp.PropertyNames(), Seed: opts.Seed}
-	swarm := opts.Strategy == Swarm
 	depth := opts.MaxDepth
 	if depth == 0 {
 		depth = DefaultWalkDepth
@@ -123,77 +128,68 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 		first, last = *opts.Walk, *opts.Walk+1
 	}
 	seen := newFPSet(0)
-	var (
-		cur, next model.World[S, M]
-		acts      []model.Action
-		buf       []byte
-		scratch   []float64
-		path      []string
-		lastProg  = start
-		every     = opts.ProgressInterval
-	)
+	lastProg, every := start, opts.ProgressInterval
 	if every == 0 {
 		every = time.Second
 	}
-	init := sys.Init()
+	ws := make([]*walker[S, M], opts.workers())
+	for i := range ws {
+		ws[i] = newWalker(sp, &opts, depth)
+	}
+	results := make([]walkResult, walkBatch)
 	failing := uint64(0)
 	var best *failure
-	live := len(sp.Liveness) > 0 && !opts.SkipLiveness
-	visited := map[uint64]int{} // this walk's states -> first step
-	var masks []uint64          // this walk's pending masks, per step and property
-	for k := first; k < last; k++ {
-		rng := walkRNG(opts.Seed, k)
-		ww := weights(sys.N(), swarm, rng)
-		cur.CopyFrom(init)
-		path = path[:0]
-		clear(visited)
-		masks = masks[:0]
-		for d := 0; ; d++ {
-			buf = sys.Encode(buf[:0], &cur)
-			fp := model.Fingerprint(buf)
-			seen.insert(fp, 0)
-			acts = sys.Actions(&cur, acts[:0])
-			prop, _, unknown := sp.judge(&cur, acts)
-			if unknown != "" && rep.Bound == "" {
-				rep.Bound = unknown
+walks:
+	for lo := first; lo < last; {
+		hi := min(last, (lo/walkBatch+1)*walkBatch)
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for _, w := range ws {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					k := lo + int(next.Add(1)-1)
+					if k >= hi {
+						return
+					}
+					w.run(k, &results[k-lo])
+				}
+			}()
+		}
+		wg.Wait()
+		for k := lo; k < hi; k++ {
+			if k >= last {
+				break walks
 			}
-			var lasso *Trace
-			if prop == "" && live {
-				lasso = sp.walkLiveness(&cur, acts, fp, path, visited, &masks)
+			res := &results[k-lo]
+			for _, fp := range res.fps {
+				seen.insert(fp, 0)
 			}
-			if prop != "" || lasso != nil {
+			rep.Transitions += res.steps
+			rep.Depth = max(rep.Depth, res.depth)
+			if res.unknown != "" && rep.Bound == "" {
+				rep.Bound = res.unknown
+			}
+			if f := res.fail; f != nil {
 				failing++
-				if best == nil || len(path) < len(best.path) {
-					best = &failure{walk: k, path: append([]string(nil), path...), prop: prop, lasso: lasso}
+				if best == nil || len(f.path) < len(best.path) {
+					best = f
 				}
 				if failing == 1 && !opts.Exhaust {
 					// Look a little further for a shorter failure, then stop.
 					last = min(last, k+1+ExtraWalks)
 				}
-				break
 			}
-			if d > rep.Depth {
-				rep.Depth = d
-			}
-			if d >= depth {
-				break
-			}
-			i := ww.pick(acts, rng, scratch)
-			if i < 0 {
-				break // terminal (or only actions this walk never takes)
-			}
-			path = append(path, sys.FormatAction(&cur, acts[i]))
-			sys.Apply(&cur, acts[i], &next)
-			cur, next = next, cur
-			rep.Transitions++
-		}
-		rep.Walks++
-		if k&63 == 63 {
-			if b := sp.pollWalk(&opts, rep, seen, start, &lastProg, every); b != "" {
-				rep.Bound = b
-				break
+			rep.Walks++
+			if k&63 == 63 {
+				if b := sp.pollWalk(&opts, rep, seen, start, &lastProg, every); b != "" {
+					rep.Bound = b
+					break walks
+				}
 			}
 		}
+		lo = hi
 	}
 	if best != nil {
 		rep.FailingWalk = &best.walk
@@ -222,6 +218,84 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 		}
 	}
 	return rep
+}
+
+// walkBatch is how many walks the workers run before their results are
+// taken; a multiple of the 64 walks between polls.
+const walkBatch = 256
+
+// walkResult is what one walk found: the states it visited, its steps,
+// its depth, the first inconclusive judgement, and its failure.
+type walkResult struct {
+	fps     []uint64
+	steps   uint64
+	depth   int
+	unknown string
+	fail    *failure
+}
+
+// walker runs walks with scratch of its own: one per worker.
+type walker[S, M any] struct {
+	sp        *Spec[S, M]
+	opts      *Options
+	depth     int
+	sys       *model.System[S, M]
+	init      *model.World[S, M]
+	cur, next model.World[S, M]
+	acts      []model.Action
+	buf       []byte
+	scratch   []float64
+	path      []string
+	visited   map[uint64]int // this walk's states -> first step
+	masks     []uint64       // this walk's pending masks, per step and property
+}
+
+func newWalker[S, M any](sp *Spec[S, M], opts *Options, depth int) *walker[S, M] {
+	sys := sp.System.Clone()
+	return &walker[S, M]{sp: sp, opts: opts, depth: depth, sys: sys, init: sys.Init(), visited: map[uint64]int{}}
+}
+
+// run runs walk k into res.
+func (w *walker[S, M]) run(k int, res *walkResult) {
+	sp, sys := w.sp, w.sys
+	*res = walkResult{fps: res.fps[:0]}
+	rng := walkRNG(w.opts.Seed, k)
+	ww := weights(sys.N(), w.opts.Strategy == Swarm, rng)
+	live := len(sp.Liveness) > 0 && !w.opts.SkipLiveness
+	w.cur.CopyFrom(w.init)
+	w.path = w.path[:0]
+	clear(w.visited)
+	w.masks = w.masks[:0]
+	for d := 0; ; d++ {
+		w.buf = sys.Encode(w.buf[:0], &w.cur)
+		fp := model.Fingerprint(w.buf)
+		res.fps = append(res.fps, fp)
+		w.acts = sys.Actions(&w.cur, w.acts[:0])
+		prop, _, unknown := sp.judge(&w.cur, w.acts)
+		if unknown != "" && res.unknown == "" {
+			res.unknown = unknown
+		}
+		var lasso *Trace
+		if prop == "" && live {
+			lasso = sp.walkLiveness(&w.cur, w.acts, fp, w.path, w.visited, &w.masks)
+		}
+		if prop != "" || lasso != nil {
+			res.fail = &failure{walk: k, path: append([]string(nil), w.path...), prop: prop, lasso: lasso}
+			return
+		}
+		res.depth = max(res.depth, d)
+		if d >= w.depth {
+			return
+		}
+		i := ww.pick(w.acts, rng, &w.scratch)
+		if i < 0 {
+			return // terminal (or only actions this walk never takes)
+		}
+		w.path = append(w.path, sys.FormatAction(&w.cur, w.acts[i]))
+		sys.Apply(&w.cur, w.acts[i], &w.next)
+		w.cur, w.next = w.next, w.cur
+		res.steps++
+	}
 }
 
 // walkLiveness judges liveness on a walk that has reached w (fingerprint

@@ -85,3 +85,26 @@ func TestWalksStop(t *testing.T) {
 	require.Equal(t, "max-states 100", r.Bound)
 	require.GreaterOrEqual(t, r.States, uint64(100))
 }
+
+// Walks on several workers give the report of walks on one: the same
+// failing walk, trace, counts and distinct states, for random and swarm
+// search, stopping at the first failure or exhausting the walks.
+func TestWalkWorkersAgree(t *testing.T) {
+	dup, err := model.ParseFaults("dup=1")
+	require.NoError(t, err)
+	sp := raSpec(3, 1, model.Config{Faults: dup})
+	for _, opts := range []checker.Options{
+		{Strategy: checker.Random, Seed: 3, Walks: 700},
+		{Strategy: checker.Swarm, Seed: 5, Walks: 700},
+		{Strategy: checker.Swarm, Seed: 5, Walks: 700, Exhaust: true},
+		{Strategy: checker.Random, Seed: 1, Walks: 300, MaxStates: 2000},
+	} {
+		one, many := opts, opts
+		one.Workers, many.Workers = 1, 4
+		a, z := sp.Check(one), sp.Check(many)
+		for _, r := range []*checker.Report{a, z} {
+			r.Elapsed, r.StatesPerSecond, r.StepsPerSecond, r.TableBytes = 0, 0, 0, 0
+		}
+		require.Equal(t, a, z, "%+v", opts)
+	}
+}

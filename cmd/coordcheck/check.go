@@ -68,7 +68,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here (default: next to -o FILE)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
-	workers := fs.Int("workers", 0, "BFS: goroutines to search on (0: one per core)")
+	workers := fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
 	if err := fs.Parse(rest); err != nil {
 		if err == flag.ErrHelp {
 			printCheckHelp(stdout, entry)
@@ -310,8 +310,8 @@ search flags:
   -html FILE           write porcupine's visualization of a linearizability
                        violation (default: FILE.html next to -o FILE)
   -json                print one JSON object (verdict, counts, timing, trace)
-  -workers N           BFS: goroutines to search on (default 0: one per core);
-                       any number gives the same result
+  -workers N           goroutines to search on, for BFS, random and swarm
+                       (default 0: one per core); any number gives the same result
   -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)
 
 exit codes: 0 pass, 1 violated, 2 bad usage, 3 inconclusive (a bound was reached)

@@ -77,6 +77,7 @@ func TestExhaustive(t *testing.T) {
 		{config{7, 1, "plane", "all"}, "0,1,2", 252373, 1342876, false},
 		{config{7, 1, "plane", "all"}, "0,3,5", 136719, 746126, true},
 		{config{3, 2, "0,1;1,2;0,2", "all"}, "all", 1631097, 6923208, true},
+		{config{4, 1, "grid", "all"}, "all", 40997266, 245447650, true}, // 1.6 GB, minutes
 	}
 	for _, c := range cases {
 		if c.long && !long.Enabled() {
