@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/invariants"
@@ -153,6 +154,9 @@ func TestWorkersAgree(t *testing.T) {
 		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{Exhaust: true}},
 		{raSpec(3, 2, model.Config{}), checker.Options{MaxStates: 5000}},
 		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{MaxStates: 900, Exhaust: true}},
+		{raSpec(3, 1, model.Config{}), checker.Options{MaxStates: 1}},
+		{raSpec(3, 1, model.Config{}), checker.Options{MaxStates: 2}},
+		{raSpec(3, 1, model.Config{}), checker.Options{MaxDepth: 3, MaxStates: 30}},
 	} {
 		one, many := c.opts, c.opts
 		one.Workers, many.Workers = 1, 4
@@ -162,4 +166,25 @@ func TestWorkersAgree(t *testing.T) {
 		}
 		require.Equal(t, a, z, "%+v", c.opts)
 	}
+}
+
+// The same, for bounds and workers drawn at random.
+func TestWorkersAgreeUnderAnyBound(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		faults, err := model.ParseFaults(rapid.SampledFrom([]string{"none", "dup=1", "drop=1", "crash=1"}).Draw(rt, "faults"))
+		require.NoError(rt, err)
+		sp := raSpec(3, 1, model.Config{Faults: faults})
+		opts := checker.Options{
+			MaxStates: uint64(rapid.IntRange(0, 3000).Draw(rt, "max-states")),
+			MaxDepth:  rapid.IntRange(0, 15).Draw(rt, "max-depth"),
+			Exhaust:   rapid.Bool().Draw(rt, "exhaust"),
+		}
+		one, many := opts, opts
+		one.Workers, many.Workers = 1, rapid.IntRange(2, 5).Draw(rt, "workers")
+		a, z := sp.Check(one), sp.Check(many)
+		for _, r := range []*checker.Report{a, z} {
+			r.Elapsed, r.StatesPerSecond, r.TableBytes, r.FrontierBytes = 0, 0, 0, 0
+		}
+		require.Equal(rt, a, z, "%+v", opts)
+	})
 }

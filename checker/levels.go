@@ -71,11 +71,18 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			popped = viol.k
 		}
 		if opts.MaxStates > 0 && seen.n+uint64(len(fresh)) >= opts.MaxStates {
-			// fresh only holds discoveries made before the violation, so
-			// the bound comes first.
-			k := fresh[opts.MaxStates-seen.n-1].key >> 16
-			fresh = fresh[:sort.Search(len(fresh), func(i int) bool { return fresh[i].key>>16 > k })]
-			popped, maxStates = k, true
+			// It checks the bound after each expansion: after the first
+			// one when the bound is reached already (max-states 1), else
+			// after the one that finds the state the bound counts to.
+			// fresh only holds discoveries made before the violation.
+			k := uint64(0)
+			if seen.n < opts.MaxStates {
+				k = fresh[opts.MaxStates-seen.n-1].key >> 16
+			}
+			if !stopAtViolation || k < viol.k {
+				fresh = fresh[:sort.Search(len(fresh), func(i int) bool { return fresh[i].key>>16 > k })]
+				popped, maxStates = k, true
+			}
 		}
 		if viol.ok && viol.k <= popped && !r.found {
 			r.found, r.badFP, r.badProp, r.why = true, viol.fp, viol.prop, viol.why
