@@ -36,13 +36,9 @@ func TestLivenessWithAndWithoutTheGraph(t *testing.T) {
 		// Maekawa's deadlock, seen as starvation in a terminal state.
 		{"maekawa", map[string]string{"n": "3"}, "", []string{"no-deadlock"}, checker.Violated, "acyclic"},
 	} {
-		e, ok := Lookup(c.name)
-		require.True(t, ok, c.name)
-		f, err := model.ParseFaults(c.faults)
-		require.NoError(t, err)
-		target, v, err := e.BuildWith(c.params, model.Config{Faults: f})
-		require.NoError(t, err, c.name)
+		target, v := buildTarget(t, c.name, c.params, c.faults)
 		if c.skip != nil {
+			var err error
 			target, err = target.Without(c.skip)
 			require.NoError(t, err)
 		}
@@ -56,4 +52,17 @@ func TestLivenessWithAndWithoutTheGraph(t *testing.T) {
 		require.Equal(t, g.Transitions, r.Transitions, "%s %s", c.name, v)
 		require.Equal(t, g.Counterexample, r.Counterexample, "%s %s", c.name, v)
 	}
+}
+
+// buildTarget is the registry's target for protocol name with the given
+// parameters and fault budget.
+func buildTarget(t *testing.T, name string, params map[string]string, faults string) (checker.Target, Values) {
+	t.Helper()
+	e, ok := Lookup(name)
+	require.True(t, ok, name)
+	f, err := model.ParseFaults(faults)
+	require.NoError(t, err)
+	target, v, err := e.BuildWith(params, model.Config{Faults: f})
+	require.NoError(t, err, name)
+	return target, v
 }

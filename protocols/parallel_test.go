@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/model"
 )
 
 // BFS on several workers is the search on one: the same verdict, bound,
@@ -43,12 +42,7 @@ func TestParallelBFSIsTheSameSearch(t *testing.T) {
 		{MaxDepth: 6},
 	}
 	for _, c := range configs {
-		e, ok := Lookup(c.name)
-		require.True(t, ok, c.name)
-		f, err := model.ParseFaults(c.faults)
-		require.NoError(t, err)
-		target, v, err := e.BuildWith(c.params, model.Config{Faults: f})
-		require.NoError(t, err, c.name)
+		target, v := buildTarget(t, c.name, c.params, c.faults)
 		for _, b := range bounds {
 			what := fmt.Sprintf("%s %s faults=%s %+v", c.name, v, c.faults, b)
 			one, many := b, b
