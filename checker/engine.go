@@ -373,7 +373,9 @@ type expander[S, M any] struct {
 	sys       *model.System[S, M]
 	cur, next model.World[S, M]
 	acts      []model.Action
-	buf       []byte // the last successor's encoding
+	enc       []byte   // the current state's encoding
+	spans     []uint32 // where each node's encoding ends in enc
+	buf       []byte   // the last successor's encoding
 }
 
 func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
@@ -388,15 +390,17 @@ func (x *expander[S, M]) initial() (uint64, []byte) {
 
 // load makes enc the current state and lists its actions.
 func (x *expander[S, M]) load(enc []byte) {
-	x.sys.Decode(enc, &x.cur)
+	x.enc = append(x.enc[:0], enc...)
+	x.spans = x.sys.DecodeSpans(x.enc, &x.cur, x.spans[:0])
 	x.acts = x.sys.Actions(&x.cur, x.acts[:0])
 }
 
 // step applies a to the current state; the successor is x.next, its
-// encoding x.buf, and step returns its fingerprint.
+// encoding x.buf (the unchanged nodes' copied from the current state's),
+// and step returns its fingerprint.
 func (x *expander[S, M]) step(a model.Action) uint64 {
 	x.sys.Apply(&x.cur, a, &x.next)
-	x.buf = x.sys.Encode(x.buf[:0], &x.next)
+	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, a, &x.next)
 	return model.Fingerprint(x.buf)
 }
 

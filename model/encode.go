@@ -5,6 +5,26 @@ func (sys *System[S, M]) Encode(b []byte, w *World[S, M]) []byte {
 	for i := range w.Nodes {
 		b = sys.P.AppendState(b, w.Nodes[i])
 	}
+	return sys.encodeRest(b, w)
+}
+
+// EncodeStep is Encode for next, the world after action a from the world
+// encoded as parent, whose nodes end at the offsets spans (DecodeSpans):
+// a step changes no node's state but a.Node's, so the others' encodings
+// are copied from parent rather than made again.
+func (sys *System[S, M]) EncodeStep(b, parent []byte, spans []uint32, a Action, next *World[S, M]) []byte {
+	from := uint32(0)
+	if a.Node > 0 {
+		from = spans[a.Node-1]
+	}
+	b = append(b, parent[:from]...)
+	b = sys.P.AppendState(b, next.Nodes[a.Node])
+	b = append(b, parent[spans[a.Node]:spans[sys.n-1]]...)
+	return sys.encodeRest(b, next)
+}
+
+// encodeRest appends the encoding of everything in w but its nodes.
+func (sys *System[S, M]) encodeRest(b []byte, w *World[S, M]) []byte {
 	for _, t := range w.Timers {
 		b = AppendUvarint(b, t)
 	}
@@ -44,11 +64,19 @@ func (sys *System[S, M]) Encode(b []byte, w *World[S, M]) []byte {
 
 // Decode sets w to the world encoded in b, reusing w's memory.
 func (sys *System[S, M]) Decode(b []byte, w *World[S, M]) {
+	sys.DecodeSpans(b, w, nil)
+}
+
+// DecodeSpans is Decode that also appends to spans the offset in b at
+// which each node's encoding ends, for EncodeStep, and returns it.
+func (sys *System[S, M]) DecodeSpans(b []byte, w *World[S, M], spans []uint32) []uint32 {
+	size := len(b)
 	w.Nodes = w.Nodes[:0]
 	for range sys.n {
 		var s S
 		s, b = sys.P.ReadState(b)
 		w.Nodes = append(w.Nodes, s)
+		spans = append(spans, uint32(size-len(b)))
 	}
 	w.Timers = w.Timers[:0]
 	for range sys.n {
@@ -100,4 +128,5 @@ func (sys *System[S, M]) Decode(b []byte, w *World[S, M]) {
 		}
 		w.Net = append(w.Net, e)
 	}
+	return spans
 }
