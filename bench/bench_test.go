@@ -1,8 +1,9 @@
 // Package bench measures the checker's throughput (states per second) and
 // memory (bytes per stored state) on the configurations that the SPIN
 // anchor in ../shared/bench/spin also runs, so that both can be compared on
-// the same model in the same run (see bench/spin-compare.sh). BFS runs on
-// GOMAXPROCS workers: -cpu 1,2 compares one worker with two.
+// the same model in the same run (see bench/spin-compare.sh). Searches run
+// on one worker, as SPIN's pan does; the _AllCores benchmarks run the same
+// search on one worker per core (Options.Workers 0).
 package bench
 
 import (
@@ -13,8 +14,16 @@ import (
 	"github.com/coordcheck/coordcheck/protocols"
 )
 
+// run checks protocol name with params under opts, on one worker unless
+// opts.Workers says otherwise (-1: one per core).
 func run(b *testing.B, name string, params map[string]string, opts checker.Options) {
 	b.Helper()
+	switch opts.Workers {
+	case 0:
+		opts.Workers = 1
+	case -1:
+		opts.Workers = 0
+	}
 	e, ok := protocols.Lookup(name)
 	if !ok {
 		b.Skipf("protocol %s not registered", name)
@@ -39,6 +48,10 @@ func BenchmarkRA_N3_R2(b *testing.B) {
 
 func BenchmarkRA_N4_R1(b *testing.B) {
 	run(b, "ricartagrawala", map[string]string{"n": "4", "rounds": "1", "clock": "spin"}, checker.Options{SkipLiveness: true})
+}
+
+func BenchmarkRA_N4_R1_AllCores(b *testing.B) {
+	run(b, "ricartagrawala", map[string]string{"n": "4", "rounds": "1", "clock": "spin"}, checker.Options{SkipLiveness: true, Workers: -1})
 }
 
 // BenchmarkRA_N4_R2 is the largest exhaustive SPIN anchor: 53,775,170
@@ -66,6 +79,10 @@ func BenchmarkMaekawaDF_Plane_R3(b *testing.B) {
 	run(b, "maekawa-df", map[string]string{"n": "7", "sets": "plane", "requesters": "0,1,2"}, checker.Options{})
 }
 
+func BenchmarkMaekawaDF_Plane_R3_AllCores(b *testing.B) {
+	run(b, "maekawa-df", map[string]string{"n": "7", "sets": "plane", "requesters": "0,1,2"}, checker.Options{Workers: -1})
+}
+
 // Maekawa with the projective-plane sets of seed 001 (N=7): more than 8
 // million states; SPIN cannot finish it in two minutes. The benchmark
 // explores the first 2 million states (BFS) to measure throughput.
@@ -73,8 +90,9 @@ func BenchmarkMaekawa_Plane(b *testing.B) {
 	run(b, "maekawa", map[string]string{"n": "7", "sets": "plane"}, checker.Options{MaxStates: 2_000_000, SkipLiveness: true, Exhaust: true})
 }
 
-// Swarm search on configurations BFS cannot finish in a minute.
-func runWalks(b *testing.B, name string, params map[string]string) {
+// Swarm search on configurations BFS cannot finish in a minute, on the
+// given workers (0: one per core).
+func runWalks(b *testing.B, name string, params map[string]string, workers int) {
 	b.Helper()
 	e, _ := protocols.Lookup(name)
 	t, _, err := e.BuildWith(params, model.Config{})
@@ -83,7 +101,7 @@ func runWalks(b *testing.B, name string, params map[string]string) {
 	}
 	var rep *checker.Report
 	for b.Loop() {
-		rep = t.Check(checker.Options{Strategy: checker.Swarm, Walks: 2000, Seed: 1, Exhaust: true})
+		rep = t.Check(checker.Options{Strategy: checker.Swarm, Walks: 2000, Seed: 1, Exhaust: true, Workers: workers})
 	}
 	b.ReportMetric(rep.StepsPerSecond, "steps/s")
 	b.ReportMetric(float64(rep.Transitions), "steps")
@@ -94,13 +112,21 @@ func runWalks(b *testing.B, name string, params map[string]string) {
 }
 
 func BenchmarkSwarm_RA_N8_R2(b *testing.B) {
-	runWalks(b, "ricartagrawala", map[string]string{"n": "8", "rounds": "2"})
+	runWalks(b, "ricartagrawala", map[string]string{"n": "8", "rounds": "2"}, 1)
+}
+
+func BenchmarkSwarm_RA_N8_R2_AllCores(b *testing.B) {
+	runWalks(b, "ricartagrawala", map[string]string{"n": "8", "rounds": "2"}, 0)
 }
 
 func BenchmarkSwarm_Maekawa_Plane_R2(b *testing.B) {
-	runWalks(b, "maekawa", map[string]string{"n": "7", "sets": "plane", "rounds": "2"})
+	runWalks(b, "maekawa", map[string]string{"n": "7", "sets": "plane", "rounds": "2"}, 1)
 }
 
 func BenchmarkCR_N10(b *testing.B) {
 	run(b, "ringelection", map[string]string{"n": "10"}, checker.Options{SkipLiveness: true})
+}
+
+func BenchmarkCR_N10_AllCores(b *testing.B) {
+	run(b, "ringelection", map[string]string{"n": "10"}, checker.Options{SkipLiveness: true, Workers: -1})
 }
