@@ -5,7 +5,16 @@
 // frontier, decodes it, checks the invariants, enumerates the enabled
 // actions (a state with none, in which some node waits, is a deadlock),
 // and pushes every successor not seen before. BFS uses a queue, which
-// makes the first counterexample a shortest one; DFS uses a stack.
+// makes the first counterexample a shortest one; DFS uses a stack. On
+// several cores BFS runs level by level (levels.go) with the same
+// expander, and reproduces the one-worker search exactly: the same counts,
+// parents and counterexamples. Random and swarm walks (walk.go) share the
+// actions, properties and replayer, and run side by side in walk order.
+//
+// Liveness is checked under weak fairness. While every step shows the
+// state graph acyclic (a protocol's variant falls, or BFS goes a level
+// deeper), only terminal states can starve and no graph is kept;
+// otherwise the graph is kept and searched for fair cycles (liveness.go).
 //
 // Visited states are kept as 64-bit fingerprints with the fingerprint of
 // their parent, so a counterexample is rebuilt by replaying actions from
