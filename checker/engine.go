@@ -242,8 +242,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				} else {
 					c |= 1 << 63 // fair classes are never 0
 				}
-				g.to = append(g.to, v)
-				g.class = append(g.class, c)
+				g.addEdge(v, c)
 			}
 		}
 		if cyclic {

@@ -25,16 +25,34 @@ type Liveness[S, M any] struct {
 // graph is the explored state graph, kept when the spec has liveness
 // properties: states are numbered in the order they are found.
 type graph struct {
-	fps        []uint64   // state -> key(fingerprint)
-	start, end []uint32   // state -> its edges, once expanded
-	to         []uint32   // edge -> target state
-	class      []uint64   // edge -> fairness class, 0 when not fair
+	fps        []uint64 // state -> key(fingerprint)
+	start, end []uint32 // state -> its edges, once expanded
+	to         []uint32 // edge -> target state
+	cls        []uint32 // edge -> index in classes of its fairness class
+	classes    []uint64 // the fairness classes met, 0 (not fair) first
+	classIdx   map[uint64]uint32
 	pending    [][]uint64 // property -> state -> bit i when node i is pending
 }
 
 func newGraph(props int) *graph {
-	return &graph{pending: make([][]uint64, props)}
+	return &graph{pending: make([][]uint64, props), classes: []uint64{0}, classIdx: map[uint64]uint32{0: 0}}
 }
+
+// addEdge adds an edge to state v, taken by an action of fairness class c
+// (0 when not fair). Classes are few, so an edge keeps an index into them.
+func (g *graph) addEdge(v uint32, c uint64) {
+	i, ok := g.classIdx[c]
+	if !ok {
+		i = uint32(len(g.classes))
+		g.classes = append(g.classes, c)
+		g.classIdx[c] = i
+	}
+	g.to = append(g.to, v)
+	g.cls = append(g.cls, i)
+}
+
+// class is the fairness class of edge e, 0 when not fair.
+func (g *graph) class(e uint32) uint64 { return g.classes[g.cls[e]] }
 
 // add makes room for state u (numbered by the visited set) with
 // fingerprint fp.
@@ -52,7 +70,7 @@ func (g *graph) add(u uint32, fp uint64) {
 
 func (g *graph) bytes() uint64 {
 	return uint64(cap(g.fps))*16 + uint64(cap(g.pending[0]))*8*uint64(len(g.pending)) +
-		uint64(cap(g.to))*4 + uint64(cap(g.class))*8
+		uint64(cap(g.to))*4 + uint64(cap(g.cls))*4 + uint64(len(g.classes))*24
 }
 
 // record notes the pending nodes of state u, in world w.
@@ -203,7 +221,7 @@ func (g *graph) fairCycle(comp []uint32) *lasso {
 	internal := false
 	for _, u := range comp {
 		for e := g.start[u]; e < g.end[u]; e++ {
-			c := g.class[e]
+			c := g.class(e)
 			if member[g.to[e]] {
 				internal = true
 				if c != 0 {
@@ -245,7 +263,7 @@ func (g *graph) fairCycle(comp []uint32) *lasso {
 			found := false
 			for _, u := range comp {
 				for e := g.start[u]; e < g.end[u] && !found; e++ {
-					if g.class[e] == c && member[g.to[e]] {
+					if g.class(e) == c && member[g.to[e]] {
 						src, dst, found = u, g.to[e], true
 					}
 				}
@@ -266,7 +284,7 @@ func (g *graph) fairCycle(comp []uint32) *lasso {
 		for e := g.start[at]; e < g.end[at]; e++ {
 			if member[g.to[e]] {
 				l.cycle = append(l.cycle, g.to[e])
-				l.class = append(l.class, g.class[e])
+				l.class = append(l.class, g.class(e))
 				at = g.to[e]
 				break
 			}
@@ -291,7 +309,7 @@ func (g *graph) selfLoop(u uint32) bool {
 
 func (g *graph) hasClass(u uint32, c uint64) bool {
 	for e := g.start[u]; e < g.end[u]; e++ {
-		if g.class[e] == c {
+		if g.class(e) == c {
 			return true
 		}
 	}
@@ -322,7 +340,7 @@ func (g *graph) pathWithin(member map[uint32]bool, from uint32, goal func(uint32
 			if _, ok := seen[v]; ok {
 				continue
 			}
-			seen[v] = via{u, g.class[e]}
+			seen[v] = via{u, g.class(e)}
 			if goal(v) {
 				var path []uint32
 				var cls []uint64
