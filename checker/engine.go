@@ -99,12 +99,12 @@ type Progress struct {
 
 // Check explores the state space of sp under opts and reports the verdict.
 //
-// Liveness under BFS is checked in two tries. The first keeps no state
-// graph and shows, edge by edge, that the graph has no cycle: either every
-// step lowers the protocol's variant (model.Ranked), or, without one, every
-// step goes one level deeper (BFS numbers states level by level, so an edge
-// to a state numbered below the next level's first is the only kind that
-// can close a cycle). Then no execution is infinite, and a node starves
+// Liveness is checked in two tries (under DFS, only with a variant). The
+// first keeps no state graph and shows, edge by edge, that the graph has
+// no cycle: either every step lowers the protocol's variant (model.Ranked),
+// or, without one and under BFS, every step goes one level deeper (BFS
+// numbers states level by level, so an edge to a state numbered below the
+// next level's first is the only kind that can close a cycle). Then no execution is infinite, and a node starves
 // only in a terminal state, which the search sees as it goes. At the first
 // edge that may close a cycle, the search starts again keeping the graph,
 // and looks for fair cycles in it once the space is exhausted.
@@ -116,7 +116,8 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		rep, _ := sp.explore(opts, noLiveness)
 		return rep
 	}
-	if opts.Strategy == BFS && !opts.KeepGraph {
+	// The level argument holds for BFS only; a variant, for any order.
+	if (opts.Strategy == BFS || sp.System.Ranked()) && !opts.KeepGraph {
 		rep, cyclic := sp.explore(opts, livenessAcyclic)
 		if !cyclic {
 			return rep
@@ -212,7 +213,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			}
 			if len(x.acts) == 0 {
 				sp.pendingMasks(&x.cur, term.masks)
-				term.note(fp, pops)
+				term.note(fp, uint64(seen.id(fp))) // the graph's order, for any search order
 			}
 		}
 		var u uint32
@@ -228,7 +229,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			if added {
 				fr.push(depth+1, nfp, x.buf)
 			}
-			if term != nil && mayClose(x.sys, &x.cur, a, &x.next, rank, !added && v < levelEnd) {
+			if term != nil && mayClose(x.sys, &x.cur, a, &x.next, rank, opts.Strategy != BFS || !added && v < levelEnd) {
 				cyclic = true
 				break
 			}

@@ -1,6 +1,7 @@
 package protocols
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -9,11 +10,11 @@ import (
 	"github.com/coordcheck/coordcheck/model"
 )
 
-// BFS checks liveness without the state graph while the graph shows no
-// cycle (by the protocol's variant, or by BFS levels). On every family's
-// configurations, passing and failing, that gives the verdict, the counts
-// and the counterexample of the check on the kept graph, and says which
-// way it went.
+// Liveness is checked without the state graph while the graph shows no
+// cycle: by the protocol's variant (BFS and DFS), or by BFS levels. On
+// every family's configurations, passing and failing, that gives the
+// verdict, the counts and the counterexample of the check on the kept
+// graph, in both search orders, and says which way it went.
 func TestLivenessWithAndWithoutTheGraph(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -35,6 +36,7 @@ func TestLivenessWithAndWithoutTheGraph(t *testing.T) {
 		{"ringelection", map[string]string{"n": "4"}, "", nil, checker.Pass, "graph"},
 		// Maekawa's deadlock, seen as starvation in a terminal state.
 		{"maekawa", map[string]string{"n": "3"}, "", []string{"no-deadlock"}, checker.Violated, "acyclic"},
+		{"maekawa-df", map[string]string{"n": "3", "fixes": "queue,displaced,held"}, "", []string{"no-deadlock"}, checker.Violated, "acyclic"},
 	} {
 		target, v := buildTarget(t, c.name, c.params, c.faults)
 		if c.skip != nil {
@@ -42,15 +44,24 @@ func TestLivenessWithAndWithoutTheGraph(t *testing.T) {
 			target, err = target.Without(c.skip)
 			require.NoError(t, err)
 		}
-		r := target.Check(checker.Options{})
-		g := target.Check(checker.Options{KeepGraph: true})
-		require.Equal(t, c.verdict, r.Verdict, "%s %s: %v", c.name, v, r.Counterexample)
-		require.Equal(t, c.liveness, r.Liveness, "%s %s", c.name, v)
-		require.Equal(t, "graph", g.Liveness)
-		require.Equal(t, g.Verdict, r.Verdict, "%s %s", c.name, v)
-		require.Equal(t, g.States, r.States, "%s %s", c.name, v)
-		require.Equal(t, g.Transitions, r.Transitions, "%s %s", c.name, v)
-		require.Equal(t, g.Counterexample, r.Counterexample, "%s %s", c.name, v)
+		for _, strategy := range []checker.Strategy{checker.BFS, checker.DFS} {
+			r := target.Check(checker.Options{Strategy: strategy})
+			g := target.Check(checker.Options{Strategy: strategy, KeepGraph: true})
+			what := fmt.Sprintf("%s %s %s", c.name, v, strategy)
+			require.Equal(t, c.verdict, r.Verdict, "%s: %v", what, r.Counterexample)
+			want := c.liveness
+			if strategy == checker.DFS && c.name != "maekawa-df" { // the one with a variant
+				want = "graph" // no level argument in DFS
+			}
+			if r.Verdict == checker.Violated && r.Counterexample.Property != "starvation-freedom" {
+				want = "" // a safety violation ends the search before
+			}
+			require.Equal(t, want, r.Liveness, what)
+			require.Equal(t, g.Verdict, r.Verdict, what)
+			require.Equal(t, g.States, r.States, what)
+			require.Equal(t, g.Transitions, r.Transitions, what)
+			require.Equal(t, g.Counterexample, r.Counterexample, what)
+		}
 	}
 }
 
