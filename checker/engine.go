@@ -141,7 +141,7 @@ type livenessMode uint8
 const (
 	noLiveness livenessMode = iota
 	// livenessAcyclic keeps no graph and gives up at the first edge that
-	// can close a cycle (BFS only).
+	// may close a cycle (BFS, or any order with a variant).
 	livenessAcyclic
 	// livenessGraph keeps the state graph and looks for fair cycles.
 	livenessGraph
