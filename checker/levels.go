@@ -225,7 +225,8 @@ func (w *levelWorker[S, M]) expand(lv *levelRun, main bool) string {
 			w.visit(lv, k, fp, enc)
 		}
 		if main {
-			if stop := w.r.poll(int(lv.level.n), lv.level.bytes()); stop != "" {
+			// The queue: the level's states not yet taken.
+			if stop := w.r.poll(int(lv.level.n-lv.level.starts[c]), lv.level.bytes()); stop != "" {
 				lv.stop.Store(true)
 				return stop
 			}
