@@ -264,8 +264,8 @@ func (sys *System[S, M]) Rank(w *World[S, M]) (uint64, bool) {
 // the message delivered and the messages sent, which Apply leaves in the
 // system's scratch output. It must be called right after that Apply.
 func (sys *System[S, M]) RankAfter(w *World[S, M], a Action, next *World[S, M], rank uint64) uint64 {
-	switch {
-	case a.Kind == ActDeliver && w.Net[a.Slot].App, a.Kind != ActInput && a.Kind != ActDeliver && a.Kind != ActFire:
+	protocolStep := a.Kind == ActInput || a.Kind == ActFire || a.Kind == ActDeliver && !w.Net[a.Slot].App
+	if !protocolStep { // a fault or an application message: measure it all
 		r, _ := sys.Rank(next)
 		return r
 	}
