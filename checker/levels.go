@@ -33,7 +33,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 	rep, seen := r.rep, r.seen
 	ws := make([]*levelWorker[S, M], opts.workers())
 	for i := range ws {
-		ws[i] = &levelWorker[S, M]{sp: sp, r: r, x: newExpander(sp)}
+		ws[i] = &levelWorker[S, M]{r: r, x: newExpander(sp)}
 		if r.term != nil {
 			ws[i].term = newTerminals(len(sp.Liveness), sp.System.N())
 		}
@@ -109,7 +109,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		if d := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.maxDepth }); d.ok && d.k <= popped {
 			rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
 		}
-		sp.insertFresh(ws, lv, fresh, fps)
+		insertFresh(seen, ws, fresh, fps)
 		if maxStates {
 			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
 		}
@@ -144,7 +144,6 @@ type levelRun struct {
 
 // levelWorker is one worker's share of a level.
 type levelWorker[S, M any] struct {
-	sp   *Spec[S, M]
 	r    *run[S, M]
 	x    *expander[S, M]
 	recs [numShards][]rec // successors not yet visited, by shard
@@ -237,7 +236,7 @@ func (w *levelWorker[S, M]) expand(lv *levelRun, main bool) string {
 
 // visit judges state k of the level and makes its successors.
 func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
-	sp, x, opts := w.sp, w.x, w.r.opts
+	sp, x, opts := w.r.sp, w.x, w.r.opts
 	x.load(enc)
 	prop, why, unknown := sp.judge(&x.cur, x.acts)
 	if unknown != "" {
@@ -378,8 +377,7 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 // insertFresh is phase 2's second half: the new states go into the
 // visited set, each shard filled by one worker, with the parents that fps
 // (the level's states in order) give their keys.
-func (sp *Spec[S, M]) insertFresh(ws []*levelWorker[S, M], lv *levelRun, fresh []rec, fps []uint64) {
-	seen := ws[0].r.seen
+func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec, fps []uint64) {
 	byShard := make([][]rec, numShards)
 	for _, f := range fresh {
 		s := f.fp >> (64 - shardBits)
