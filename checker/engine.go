@@ -193,6 +193,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if unknown != "" && rep.Bound == "" {
 			rep.Bound = unknown
 		}
+		notePremises(r.prem, r.premSeen, &x.cur)
 		if prop != "" {
 			r.violation(fp, prop, detail)
 			if !opts.Exhaust {
@@ -225,6 +226,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		for _, a := range x.acts {
 			nfp := x.step(a)
 			rep.Transitions++
+			countAction(r.cov, x.sys, &x.cur, a)
 			v, added := seen.insertID(nfp, key(fp))
 			if added {
 				fr.push(depth+1, nfp, x.buf)
@@ -280,6 +282,11 @@ type run[S, M any] struct {
 	g      *graph     // livenessGraph
 	term   *terminals // livenessAcyclic
 	start  time.Time
+	// Coverage (coverage.go): the actions taken by kind, and whether each
+	// property's premise has held.
+	cov      *kindTable
+	prem     []premise[S, M]
+	premSeen []bool
 
 	found         bool
 	badFP         uint64
@@ -294,6 +301,8 @@ func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
 		r.rep.Properties = r.rep.Properties[:len(r.rep.Properties)-len(sp.Liveness)]
 	}
 	r.counts = make([]uint64, len(r.rep.Properties))
+	r.cov, r.prem = newKindTable(), sp.premises(r.rep.Properties)
+	r.premSeen = make([]bool, len(r.prem))
 	switch mode {
 	case livenessGraph:
 		r.g = newGraph(len(sp.Liveness))
@@ -346,6 +355,7 @@ func (r *run[S, M]) conclude() *Report {
 	if s := rep.Elapsed.Seconds(); s > 0 {
 		rep.StatesPerSecond = float64(rep.States) / s
 	}
+	sp.fillCoverage(rep, r.cov, r.prem, r.premSeen)
 	for i, c := range r.counts {
 		if c > 0 {
 			rep.ViolationCounts = append(rep.ViolationCounts, PropertyCount{rep.Properties[i], c})

@@ -33,7 +33,10 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 	rep, seen := r.rep, r.seen
 	ws := make([]*levelWorker[S, M], opts.workers())
 	for i := range ws {
-		ws[i] = &levelWorker[S, M]{r: r, x: newExpander(sp)}
+		ws[i] = &levelWorker[S, M]{r: r, x: newExpander(sp), cov: newKindTable(), premK: make([]uint64, len(r.prem))}
+		for j := range ws[i].premK {
+			ws[i].premK[j] = ^uint64(0)
+		}
 		if r.term != nil {
 			ws[i].term = newTerminals(len(sp.Liveness), sp.System.N())
 		}
@@ -101,6 +104,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		for k := uint64(0); k <= popped; k++ {
 			rep.Transitions += uint64(lv.outdeg[k])
 		}
+		sp.levelCoverage(ws, lv, popped)
 		// Bounds, as the one-worker search sets them: the first unknown
 		// judgement fills an empty bound, max-depth and max-states replace it.
 		if u := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.unknown }); u.ok && u.k <= popped && rep.Bound == "" {
@@ -152,6 +156,10 @@ type levelWorker[S, M any] struct {
 	viol, unknown, maxDepth hit
 	violations              []violationAt // every violation (counted)
 	term                    *terminals
+	// Coverage (coverage.go): this level's actions by kind, and the first
+	// state of the level in which each premise not yet seen holds.
+	cov   *kindTable
+	premK []uint64
 
 	fresh []rec    // merge: the shards' new states
 	dedup []int32  // merge: scratch hash table of indices into fresh
@@ -242,6 +250,7 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	if unknown != "" {
 		w.unknown.keep(k, 0, unknown, "")
 	}
+	w.notePremises(k)
 	if prop != "" {
 		w.violations = append(w.violations, violationAt{k, indexOf(w.r.rep.Properties, prop)})
 		w.viol.keep(k, fp, prop, why)
@@ -271,6 +280,7 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	}
 	for j, a := range x.acts {
 		nfp := key(x.step(a))
+		countAction(w.cov, x.sys, &x.cur, a)
 		old := w.r.seen.has(nfp)
 		if w.term != nil && mayClose(x.sys, &x.cur, a, &x.next, rank, old) { // old: no deeper than k
 			lv.cyclic.Store(true)

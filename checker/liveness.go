@@ -20,6 +20,10 @@ import (
 type Liveness[S, M any] struct {
 	Name    string
 	Pending func(w *model.World[S, M], i model.NodeID) bool
+	// Premise and PremiseDoc are as Invariant's: what must happen for the
+	// property to be tested at all (a process waits for something).
+	Premise    func(w *model.World[S, M]) bool
+	PremiseDoc string
 }
 
 // graph is the explored state graph, kept when the spec has liveness

@@ -76,6 +76,17 @@ type Report struct {
 	// not checked.
 	Liveness string `json:"liveness,omitempty"`
 
+	// Coverage counts the actions taken by kind, in a fixed order (see
+	// coverage.go for what a count means); NeverFired lists the kinds the
+	// configuration asks for (faults, application messages) that never
+	// fired; Premises says whether each property's premise held in some
+	// explored state; Warnings says, one line each, why a pass may be
+	// vacuous (a fault never fired, a premise never held).
+	Coverage   []KindCount   `json:"coverage"`
+	NeverFired []string      `json:"never_fired"`
+	Premises   []PremiseSeen `json:"premises,omitempty"`
+	Warnings   []string      `json:"warnings,omitempty"`
+
 	// Random and swarm search: the seed, the walks run, the steps per
 	// second, the index of the walk that failed (-1 when none) and the
 	// length of its trace before shrinking.

@@ -22,6 +22,14 @@ type Invariant[S, M any] struct {
 	// Terminal restricts the check to worlds with no enabled action (the
 	// end of a run: a complete history, an election that has ended).
 	Terminal bool
+	// Premise, when set, is what must happen somewhere for the property
+	// to be tested at all (a process in the critical section, for mutual
+	// exclusion), and PremiseDoc says it in words ("a process in the
+	// critical section"). A search evaluates it on the states it explores
+	// until it first holds; a pass in which it never held carries a
+	// warning (Report.Warnings). It must be cheap and free of effects.
+	Premise    func(w *model.World[S, M]) bool
+	PremiseDoc string
 }
 
 // DeadlockProperty is the name of the built-in no-deadlock property: no

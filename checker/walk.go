@@ -132,9 +132,16 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 	if every == 0 {
 		every = time.Second
 	}
+	cov := newKindTable()
+	prem := sp.premises(rep.Properties)
+	if len(prem) > 64 {
+		prem = prem[:64] // a walk notes them in a mask
+	}
+	premSeen := make([]bool, len(prem))
 	ws := make([]*walker[S, M], opts.workers())
 	for i := range ws {
 		ws[i] = newWalker(sp, &opts, depth)
+		ws[i].prem, ws[i].premSeen = prem, premSeen
 	}
 	results := make([]walkResult, walkBatch)
 	failing := uint64(0)
@@ -167,6 +174,7 @@ walks:
 				seen.insert(fp, 0)
 			}
 			rep.Transitions += res.steps
+			res.addCoverage(cov, premSeen)
 			rep.Depth = max(rep.Depth, res.depth)
 			if res.unknown != "" && rep.Bound == "" {
 				rep.Bound = res.unknown
@@ -201,6 +209,7 @@ walks:
 	}
 	rep.States = seen.n
 	rep.TableBytes = seen.bytes()
+	sp.fillCoverage(rep, cov, prem, premSeen)
 	rep.Elapsed = time.Since(start)
 	if s := rep.Elapsed.Seconds(); s > 0 {
 		rep.StatesPerSecond = float64(rep.States) / s
@@ -232,6 +241,11 @@ type walkResult struct {
 	depth   int
 	unknown string
 	fail    *failure
+	// Coverage (coverage.go): the walk's steps by kind, as indices into
+	// its walker's table, and the premises that held on it (bit i).
+	tab      *kindTable
+	kinds    []kindIdxCount
+	premMask uint64
 }
 
 // walker runs walks with scratch of its own: one per worker.
@@ -248,17 +262,22 @@ type walker[S, M any] struct {
 	path      []string
 	visited   map[uint64]int // this walk's states -> first step
 	masks     []uint64       // this walk's pending masks, per step and property
+	cov       *kindTable     // this walker's kinds, and the counts of its current walk
+	prem      []premise[S, M]
+	premSeen  []bool // shared: the premises seen by the walks before this batch
 }
 
 func newWalker[S, M any](sp *Spec[S, M], opts *Options, depth int) *walker[S, M] {
 	sys := sp.System.Clone()
-	return &walker[S, M]{sp: sp, opts: opts, depth: depth, sys: sys, init: sys.Init(), visited: map[uint64]int{}}
+	return &walker[S, M]{sp: sp, opts: opts, depth: depth, sys: sys, init: sys.Init(), visited: map[uint64]int{},
+		cov: newKindTable()}
 }
 
 // run runs walk k into res.
 func (w *walker[S, M]) run(k int, res *walkResult) {
 	sp, sys := w.sp, w.sys
-	*res = walkResult{fps: res.fps[:0]}
+	*res = walkResult{fps: res.fps[:0], kinds: res.kinds[:0], tab: w.cov}
+	defer w.endWalk(res)
 	rng := walkRNG(w.opts.Seed, k)
 	ww := weights(sys.N(), w.opts.Strategy == Swarm, rng)
 	live := len(sp.Liveness) > 0 && !w.opts.SkipLiveness
@@ -275,6 +294,7 @@ func (w *walker[S, M]) run(k int, res *walkResult) {
 		if unknown != "" && res.unknown == "" {
 			res.unknown = unknown
 		}
+		w.notePremises(res)
 		var lasso *Trace
 		if prop == "" && live {
 			lasso = sp.walkLiveness(&w.cur, w.acts, fp, w.path, w.visited, &w.masks)
@@ -292,6 +312,7 @@ func (w *walker[S, M]) run(k int, res *walkResult) {
 			return // terminal (or only actions this walk never takes)
 		}
 		w.path = append(w.path, sys.FormatAction(&w.cur, w.acts[i]))
+		countAction(w.cov, sys, &w.cur, w.acts[i])
 		sys.Apply(&w.cur, w.acts[i], &w.next)
 		w.cur, w.next = w.next, w.cur
 		res.steps++

@@ -68,7 +68,25 @@ func Agreement[S, M any](e Elector[S, M]) checker.Invariant[S, M] {
 			}
 			return true, ""
 		},
+		PremiseDoc: "a live process following a live coordinator",
+		Premise: func(w *model.World[S, M]) bool {
+			return someDecided(e, w)
+		},
 	}
+}
+
+// someDecided reports whether some live process follows a live coordinator.
+func someDecided[S, M any](e Elector[S, M], w *model.World[S, M]) bool {
+	for i := range w.Nodes {
+		id := model.NodeID(i)
+		if w.IsDown(id) {
+			continue
+		}
+		if l, ok := e.Leader(id, w.Nodes[i]); ok && !w.IsDown(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // RunEnded reports whether no election run is going on in w: no election
@@ -143,6 +161,10 @@ func ElectionSafety[S, M any](e Elector[S, M]) checker.Invariant[S, M] {
 			}
 			return true, ""
 		},
+		PremiseDoc: "an election run that has ended with a coordinator",
+		Premise: func(w *model.World[S, M]) bool {
+			return someDecided(e, w) && RunEnded(e, w)
+		},
 	}
 }
 
@@ -176,6 +198,16 @@ func ElectionLiveness[S, M any](e Elector[S, M]) checker.Liveness[S, M] {
 		Pending: func(w *model.World[S, M], i model.NodeID) bool {
 			_, ok := e.Leader(i, w.Nodes[i])
 			return !ok
+		},
+		PremiseDoc: "a live process that has not decided",
+		Premise: func(w *model.World[S, M]) bool {
+			for i := range w.Nodes {
+				id := model.NodeID(i)
+				if _, ok := e.Leader(id, w.Nodes[i]); !ok && !w.IsDown(id) {
+					return true
+				}
+			}
+			return false
 		},
 	}
 }

@@ -46,6 +46,15 @@ func MutualExclusion[S, M any](cs CriticalSection[S]) checker.Invariant[S, M] {
 			}
 			return true, ""
 		},
+		PremiseDoc: "a process in the critical section",
+		Premise: func(w *model.World[S, M]) bool {
+			for i := range w.Nodes {
+				if id := model.NodeID(i); !w.IsDown(id) && cs.InCS(id, w.Nodes[i]) {
+					return true
+				}
+			}
+			return false
+		},
 	}
 }
 
@@ -61,6 +70,15 @@ func StarvationFreedom[S, M any](w model.Waiter[S]) checker.Liveness[S, M] {
 		Name: StarvationFreedomName,
 		Pending: func(world *model.World[S, M], i model.NodeID) bool {
 			return w.Waiting(i, world.Nodes[i])
+		},
+		PremiseDoc: "a process waiting for the critical section",
+		Premise: func(world *model.World[S, M]) bool {
+			for i := range world.Nodes {
+				if id := model.NodeID(i); !world.IsDown(id) && w.Waiting(id, world.Nodes[i]) {
+					return true
+				}
+			}
+			return false
 		},
 	}
 }

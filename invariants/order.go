@@ -40,5 +40,20 @@ func HappenedBeforeOrder[S, M any](cs CriticalSection[S], wt model.Waiter[S]) ch
 			}
 			return true, ""
 		},
+		// Ordered grants are only tested when one process enters while
+		// another waits.
+		PremiseDoc: "a process in the critical section while another waits",
+		Premise: func(w *model.World[S, M]) bool {
+			in, waiting := false, false
+			for i := range w.Nodes {
+				id := model.NodeID(i)
+				if w.IsDown(id) {
+					continue
+				}
+				in = in || cs.InCS(id, w.Nodes[i])
+				waiting = waiting || wt.Waiting(id, w.Nodes[i])
+			}
+			return in && waiting && w.VC != nil
+		},
 	}
 }

@@ -67,6 +67,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	out := fs.String("o", "", "write the counterexample to this file")
 	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here (default: next to -o FILE)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
 	workers := fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
 	if err := fs.Parse(rest); err != nil {
@@ -171,6 +172,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if opts.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if *strict {
+		applyStrict(rep)
 	}
 	code := rep.Verdict.ExitCode()
 
@@ -309,7 +313,9 @@ search flags:
   -o FILE              write the counterexample file
   -html FILE           write porcupine's visualization of a linearizability
                        violation (default: FILE.html next to -o FILE)
-  -json                print one JSON object (verdict, counts, timing, trace)
+  -json                print one JSON object (verdict, counts, coverage, timing, trace)
+  -strict              a pass with a warning (a configured fault that never fired,
+                       a property whose premise never held) exits 3, inconclusive
   -workers N           goroutines to search on, for BFS, random and swarm
                        (default 0: one per core); any number gives the same result
   -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)

@@ -28,6 +28,7 @@ func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 	case "graph":
 		fmt.Fprintln(w, "liveness: fair cycles sought in the state graph, kept in memory")
 	}
+	printCoverage(w, rep)
 	for _, c := range rep.ViolationCounts {
 		switch {
 		case exhaust && rep.Walks > 0:
@@ -38,10 +39,18 @@ func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 	}
 	switch rep.Verdict {
 	case checker.Pass:
-		fmt.Fprintf(w, "verdict: pass: %s hold in all %s reachable states\n", strings.Join(rep.Properties, ", "), group(rep.States))
+		warned := ""
+		if len(rep.Warnings) > 0 {
+			warned = fmt.Sprintf(", with %d warning(s) above (-strict makes that inconclusive)", len(rep.Warnings))
+		}
+		fmt.Fprintf(w, "verdict: pass: %s hold in all %s reachable states%s\n", strings.Join(rep.Properties, ", "), group(rep.States), warned)
 	case checker.Violated:
 		fmt.Fprintf(w, "verdict: violated: %s\n", rep.Counterexample.Property)
 	case checker.Inconclusive:
+		if strings.HasPrefix(rep.Bound, strictBound) {
+			fmt.Fprintf(w, "verdict: inconclusive (-strict): no violation in all %s reachable states, but the pass may be vacuous (warnings above)\n", group(rep.States))
+			break
+		}
 		if rep.Walks > 0 {
 			fmt.Fprintf(w, "verdict: inconclusive: no violation in %s (random search proves nothing)\n", rep.Bound)
 			break

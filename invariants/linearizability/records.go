@@ -206,6 +206,15 @@ func RecordsInvariant[S, M any](timeout time.Duration) checker.Invariant[S, M] {
 			}
 			return checker.Pass, ""
 		},
+		PremiseDoc: "a completed client operation",
+		Premise: func(w *model.World[S, M]) bool {
+			for _, r := range w.History {
+				if strings.HasPrefix(r.Text, "ok ") {
+					return true
+				}
+			}
+			return false
+		},
 	}
 }
 

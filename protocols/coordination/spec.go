@@ -44,6 +44,15 @@ func (p *Protocol) Agreement() checker.Invariant[State, Msg] {
 			}
 			return true, ""
 		},
+		PremiseDoc: "a committed transaction",
+		Premise: func(w *model.World[State, Msg]) bool {
+			for i := range p.R {
+				if w.Nodes[i].R.Committed > 0 {
+					return true
+				}
+			}
+			return false
+		},
 	}
 }
 
@@ -58,6 +67,10 @@ func (p *Protocol) NoLateWrite() checker.Invariant[State, Msg] {
 			}
 			why := p.LateWrite(w.Nodes[p.storeNode()].D)
 			return why == "", why
+		},
+		PremiseDoc: "a write applied by the storage server",
+		Premise: func(w *model.World[State, Msg]) bool {
+			return p.Store && w.Nodes[p.storeNode()].D.Gen > 0
 		},
 	}
 }

@@ -1,0 +1,382 @@
+package checker
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// Coverage: against vacuous passes. Every search counts the actions it
+// took by kind, and notes whether each property's premise ever held, so
+// that a pass that checked nothing (a fault that never struck, a critical
+// section nobody entered) says so.
+//
+// The kind of an action is its word and what it acts on, without the
+// nodes: "input request", "deliver REQ", "fire timeout", "send APP",
+// "crash", "drop", "partition", "heal". The kind of a delivered message is
+// model.MsgKinder's when the protocol implements it, else the formatted
+// message up to its first '(' or space ("REQ(ts=1)" is a REQ); an
+// application message is an APP. Drops and duplications count as "drop"
+// and "dup", whatever the message.
+//
+// What a count means: for BFS and DFS, the number of edges of the state
+// graph explored with that kind (one per enabled action of every state
+// expanded), so that the counts add up to Report.Transitions; for random
+// and swarm search, the number of steps of that kind taken by the walks
+// counted in the report, which also add up to Report.Transitions. Either
+// way they are the same for any number of workers.
+
+// KindCount is how often one kind of action was taken.
+type KindCount struct {
+	Kind  string `json:"kind"`
+	Count uint64 `json:"count"`
+}
+
+// PremiseSeen says whether a property's premise held in some explored
+// state.
+type PremiseSeen struct {
+	Property string `json:"property"`
+	Premise  string `json:"premise"`
+	Seen     bool   `json:"seen"`
+}
+
+// kindEntry is one interned kind.
+type kindEntry struct {
+	act  model.ActionKind
+	name string
+}
+
+// kindTable interns the kinds of actions met by one goroutine and counts
+// them. Kinds get small indices in the order they are first met; finding
+// an action's index allocates only the first time its kind (or, for
+// messages without model.MsgKinder, its encoding) is met.
+type kindTable struct {
+	kinds  []kindEntry
+	counts []uint64
+	byName map[string]int32
+	named  map[string]int32 // model.MsgKinder's kind -> index
+	inputs []inputKind
+	timers []int32 // TimerID -> index+1 (0: not met yet)
+	fixed  [model.ActApp + 1]int32
+	appMsg int32            // "deliver APP", index+1
+	msgs   map[string]int32 // a message's encoding -> index, without MsgKinder
+	buf    []byte
+}
+
+type inputKind struct {
+	in  model.Input
+	idx int32
+}
+
+// maxMsgCache bounds the cache of message encodings; beyond it, a message
+// is formatted again each time it is delivered.
+const maxMsgCache = 1 << 16
+
+func newKindTable() *kindTable {
+	return &kindTable{byName: map[string]int32{}, named: map[string]int32{}, msgs: map[string]int32{}}
+}
+
+// intern returns the index of kind name, adding it when new.
+func (t *kindTable) intern(act model.ActionKind, name string) int32 {
+	if i, ok := t.byName[name]; ok {
+		return i
+	}
+	i := int32(len(t.kinds))
+	t.kinds = append(t.kinds, kindEntry{act, name})
+	t.counts = append(t.counts, 0)
+	t.byName[name] = i
+	return i
+}
+
+// count counts action a of world w.
+func countAction[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S, M], a model.Action) {
+	t.counts[kindIndex(t, sys, w, a)]++
+}
+
+// kindIndex is the index of a's kind in t.
+func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S, M], a model.Action) int32 {
+	switch a.Kind {
+	case model.ActInput:
+		for _, k := range t.inputs {
+			if k.in == a.Input {
+				return k.idx
+			}
+		}
+		i := t.intern(a.Kind, "input "+string(a.Input))
+		t.inputs = append(t.inputs, inputKind{a.Input, i})
+		return i
+	case model.ActDeliver:
+		e := &w.Net[a.Slot]
+		if e.App {
+			if t.appMsg == 0 {
+				t.appMsg = t.intern(a.Kind, "deliver "+model.AppMsgText) + 1
+			}
+			return t.appMsg - 1
+		}
+		if mk, ok := sys.P.(model.MsgKinder[M]); ok {
+			name := mk.MsgKind(e.Msg)
+			if i, ok := t.named[name]; ok {
+				return i
+			}
+			i := t.intern(a.Kind, "deliver "+name)
+			t.named[name] = i
+			return i
+		}
+		t.buf = sys.P.AppendMsg(t.buf[:0], e.Msg)
+		if i, ok := t.msgs[string(t.buf)]; ok {
+			return i
+		}
+		i := t.intern(a.Kind, "deliver "+msgKind(sys.P.FormatMsg(e.Msg)))
+		if len(t.msgs) < maxMsgCache {
+			t.msgs[string(t.buf)] = i
+		}
+		return i
+	case model.ActFire:
+		for int(a.Timer) >= len(t.timers) {
+			t.timers = append(t.timers, 0)
+		}
+		if t.timers[a.Timer] == 0 {
+			name := "t" + strconv.Itoa(int(a.Timer))
+			if tn, ok := sys.P.(model.TimerNamer); ok {
+				name = tn.TimerName(a.Timer)
+			}
+			t.timers[a.Timer] = t.intern(a.Kind, "fire "+name) + 1
+		}
+		return t.timers[a.Timer] - 1
+	}
+	if int(a.Kind) < len(t.fixed) {
+		if t.fixed[a.Kind] == 0 {
+			name := a.Kind.String()
+			if a.Kind == model.ActApp {
+				name += " " + model.AppMsgText
+			}
+			t.fixed[a.Kind] = t.intern(a.Kind, name) + 1
+		}
+		return t.fixed[a.Kind] - 1
+	}
+	return t.intern(a.Kind, a.Kind.String())
+}
+
+// msgKind is the kind of a formatted message: its text up to the first
+// '(' or blank.
+func msgKind(text string) string {
+	if i := strings.IndexAny(text, "( \t"); i >= 0 {
+		text = text[:i]
+	}
+	if text == "" {
+		return "?"
+	}
+	return text
+}
+
+// addTo adds t's counts to dst, by name, and clears them.
+func (t *kindTable) addTo(dst *kindTable) {
+	for i, c := range t.counts {
+		if c == 0 {
+			continue
+		}
+		k := t.kinds[i]
+		dst.counts[dst.intern(k.act, k.name)] += c
+		t.counts[i] = 0
+	}
+}
+
+// clearCounts forgets the counts, keeping the kinds.
+func (t *kindTable) clearCounts() { clear(t.counts) }
+
+// premise is a property's premise, as a search evaluates it.
+type premise[S, M any] struct {
+	prop, doc string
+	holds     func(w *model.World[S, M]) bool
+}
+
+// premises lists the premises of the properties in props.
+func (sp *Spec[S, M]) premises(props []string) []premise[S, M] {
+	var ps []premise[S, M]
+	for _, inv := range sp.Invariants {
+		if inv.Premise != nil && slices.Contains(props, inv.Name) {
+			ps = append(ps, premise[S, M]{inv.Name, inv.PremiseDoc, inv.Premise})
+		}
+	}
+	for _, l := range sp.Liveness {
+		if l.Premise != nil && slices.Contains(props, l.Name) {
+			ps = append(ps, premise[S, M]{l.Name, l.PremiseDoc, l.Premise})
+		}
+	}
+	return ps
+}
+
+// notePremises sets seen[i] for every premise not seen yet that holds in w.
+func notePremises[S, M any](ps []premise[S, M], seen []bool, w *model.World[S, M]) {
+	for i := range ps {
+		if !seen[i] && ps[i].holds(w) {
+			seen[i] = true
+		}
+	}
+}
+
+// coverageOrder sorts kinds for reports: by action word (inputs,
+// deliveries, timers, application sends, then the faults), then by name.
+func coverageOrder(a, b kindEntry) int {
+	rank := func(k model.ActionKind) int {
+		if k == model.ActApp {
+			return int(model.ActFire) + 1 // after the timers, before the faults
+		}
+		if k > model.ActFire {
+			return int(k) + 1
+		}
+		return int(k)
+	}
+	return cmp.Or(cmp.Compare(rank(a.act), rank(b.act)), cmp.Compare(a.name, b.name))
+}
+
+// configuredKinds are the kinds the configuration asks for, which a
+// search should see fire: each fault with a budget (a partition's heal
+// with it) and the application messages.
+func configuredKinds(cfg model.Config) []kindEntry {
+	var ks []kindEntry
+	f := cfg.Faults.Budget
+	for _, c := range []struct {
+		fault model.FaultKind
+		act   model.ActionKind
+	}{{model.Crash, model.ActCrash}, {model.Restart, model.ActRestart}, {model.Drop, model.ActDrop},
+		{model.Dup, model.ActDup}, {model.Partition, model.ActPartition}, {model.Partition, model.ActHeal}} {
+		if f[c.fault] != 0 {
+			ks = append(ks, kindEntry{c.act, c.act.String()})
+		}
+	}
+	if cfg.AppMsgs > 0 {
+		ks = append(ks, kindEntry{model.ActApp, model.ActApp.String() + " " + model.AppMsgText},
+			kindEntry{model.ActDeliver, "deliver " + model.AppMsgText})
+	}
+	return ks
+}
+
+// fillCoverage writes the coverage of a search into rep: the counts of t,
+// the configured kinds never taken, the premises and the warnings.
+func (sp *Spec[S, M]) fillCoverage(rep *Report, t *kindTable, ps []premise[S, M], seen []bool) {
+	var kinds []kindEntry
+	for i, k := range t.kinds {
+		if t.counts[i] > 0 {
+			kinds = append(kinds, k)
+		}
+	}
+	slices.SortFunc(kinds, coverageOrder)
+	rep.Coverage = make([]KindCount, 0, len(kinds))
+	for _, k := range kinds {
+		rep.Coverage = append(rep.Coverage, KindCount{k.name, t.counts[t.byName[k.name]]})
+	}
+	rep.NeverFired = []string{}
+	for _, k := range configuredKinds(sp.System.Config) {
+		if i, ok := t.byName[k.name]; !ok || t.counts[i] == 0 {
+			rep.NeverFired = append(rep.NeverFired, k.name)
+			what := "-app-msgs"
+			if k.act.IsFault() {
+				what = "-faults"
+			}
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s never fired though %s asks for it: no explored execution exercises it", k.name, what))
+		}
+	}
+	rep.Premises = make([]PremiseSeen, len(ps))
+	for i, p := range ps {
+		rep.Premises[i] = PremiseSeen{p.prop, p.doc, seen[i]}
+		if !seen[i] {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is vacuous here: no explored state has %s", p.prop, p.doc))
+		}
+	}
+}
+
+// notePremises notes, for parallel BFS, the premises that hold in state k
+// of the level (the current world), keeping the first state of the level
+// for each: the search may stop inside the level, and only the states a
+// one-worker search would have popped count.
+func (w *levelWorker[S, M]) notePremises(k uint64) {
+	r := w.r
+	for i := range r.prem {
+		if !r.premSeen[i] && k < w.premK[i] && r.prem[i].holds(&w.x.cur) {
+			w.premK[i] = k
+		}
+	}
+}
+
+// levelCoverage adds the coverage of a level, whose states up to popped
+// a one-worker search would have popped, to the run's. When the level is
+// cut (popped is not its last state), the workers' counts may include
+// states past popped, so the actions of the states up to popped that were
+// expanded (outdeg) are counted again on one worker: enumerating actions
+// is enough, no successor is made.
+func (sp *Spec[S, M]) levelCoverage(ws []*levelWorker[S, M], lv *levelRun, popped uint64) {
+	r := ws[0].r
+	for _, w := range ws {
+		for i, k := range w.premK {
+			if k <= popped {
+				r.premSeen[i] = true
+			}
+			w.premK[i] = ^uint64(0)
+		}
+	}
+	if popped+1 >= lv.level.n {
+		for _, w := range ws {
+			w.cov.addTo(r.cov)
+		}
+		return
+	}
+	for _, w := range ws {
+		w.cov.clearCounts()
+	}
+	x := ws[0].x
+	cur := lv.level.at(0)
+	for k := uint64(0); k <= popped; k++ {
+		enc := cur.seek(k)
+		if lv.outdeg[k] == 0 {
+			continue
+		}
+		x.load(enc)
+		for _, a := range x.acts {
+			countAction(r.cov, x.sys, &x.cur, a)
+		}
+	}
+}
+
+// kindIdxCount is a count of the kind at index idx of a walker's table.
+type kindIdxCount struct {
+	idx int32
+	n   uint64
+}
+
+// notePremises notes the premises that hold in the walk's current world,
+// skipping those this walk or an earlier batch has seen.
+func (w *walker[S, M]) notePremises(res *walkResult) {
+	for i := range w.prem {
+		if !w.premSeen[i] && res.premMask&(1<<i) == 0 && w.prem[i].holds(&w.cur) {
+			res.premMask |= 1 << i
+		}
+	}
+}
+
+// endWalk moves the walk's counts from the walker's table to res.
+func (w *walker[S, M]) endWalk(res *walkResult) {
+	for i, c := range w.cov.counts {
+		if c > 0 {
+			res.kinds = append(res.kinds, kindIdxCount{int32(i), c})
+			w.cov.counts[i] = 0
+		}
+	}
+}
+
+// addCoverage adds a counted walk's coverage to the search's.
+func (res *walkResult) addCoverage(cov *kindTable, premSeen []bool) {
+	for _, kc := range res.kinds {
+		k := res.tab.kinds[kc.idx]
+		cov.counts[cov.intern(k.act, k.name)] += kc.n
+	}
+	for i := range premSeen {
+		if res.premMask&(1<<i) != 0 {
+			premSeen[i] = true
+		}
+	}
+}
