@@ -256,8 +256,10 @@ func configuredKinds(cfg model.Config) []kindEntry {
 	return ks
 }
 
-// fillCoverage writes the coverage of a search into rep: the counts of t,
-// the configured kinds never taken, the premises and the warnings.
+// fillCoverage writes the coverage of a search into rep, once its verdict
+// is known: the counts of t, the configured kinds never taken, the
+// premises, and for a pass the warnings (a violation or a bound speaks
+// for itself: the search stopped before it could see everything).
 func (sp *Spec[S, M]) fillCoverage(rep *Report, t *kindTable, ps []premise[S, M], seen []bool) {
 	var kinds []kindEntry
 	for i, k := range t.kinds {
@@ -274,6 +276,9 @@ func (sp *Spec[S, M]) fillCoverage(rep *Report, t *kindTable, ps []premise[S, M]
 	for _, k := range configuredKinds(sp.System.Config) {
 		if i, ok := t.byName[k.name]; !ok || t.counts[i] == 0 {
 			rep.NeverFired = append(rep.NeverFired, k.name)
+			if rep.Verdict != Pass {
+				continue
+			}
 			what := "-app-msgs"
 			if k.act.IsFault() {
 				what = "-faults"
@@ -284,7 +289,7 @@ func (sp *Spec[S, M]) fillCoverage(rep *Report, t *kindTable, ps []premise[S, M]
 	rep.Premises = make([]PremiseSeen, len(ps))
 	for i, p := range ps {
 		rep.Premises[i] = PremiseSeen{p.prop, p.doc, seen[i]}
-		if !seen[i] {
+		if !seen[i] && rep.Verdict == Pass {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is vacuous here: no explored state has %s", p.prop, p.doc))
 		}
 	}

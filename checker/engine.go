@@ -355,7 +355,6 @@ func (r *run[S, M]) conclude() *Report {
 	if s := rep.Elapsed.Seconds(); s > 0 {
 		rep.StatesPerSecond = float64(rep.States) / s
 	}
-	sp.fillCoverage(rep, r.cov, r.prem, r.premSeen)
 	for i, c := range r.counts {
 		if c > 0 {
 			rep.ViolationCounts = append(rep.ViolationCounts, PropertyCount{rep.Properties[i], c})
@@ -374,6 +373,7 @@ func (r *run[S, M]) conclude() *Report {
 	default:
 		rep.Verdict = Pass
 	}
+	sp.fillCoverage(rep, r.cov, r.prem, r.premSeen)
 	return rep
 }
 

@@ -209,7 +209,6 @@ walks:
 	}
 	rep.States = seen.n
 	rep.TableBytes = seen.bytes()
-	sp.fillCoverage(rep, cov, prem, premSeen)
 	rep.Elapsed = time.Since(start)
 	if s := rep.Elapsed.Seconds(); s > 0 {
 		rep.StatesPerSecond = float64(rep.States) / s
@@ -226,6 +225,7 @@ walks:
 			rep.Bound = fmt.Sprintf("walks %d of depth %d", rep.Walks, depth)
 		}
 	}
+	sp.fillCoverage(rep, cov, prem, premSeen)
 	return rep
 }
 

@@ -56,6 +56,10 @@ func TestParallelBFSIsTheSameSearch(t *testing.T) {
 			require.Equal(t, a.ViolationCounts, z.ViolationCounts, what)
 			require.Equal(t, a.Liveness, z.Liveness, what)
 			require.Equal(t, a.Counterexample, z.Counterexample, what)
+			require.Equal(t, a.Coverage, z.Coverage, what)
+			require.Equal(t, a.NeverFired, z.NeverFired, what)
+			require.Equal(t, a.Premises, z.Premises, what)
+			require.Equal(t, a.Warnings, z.Warnings, what)
 		}
 	}
 }
