@@ -286,6 +286,16 @@ func (sp *Spec[S, M]) fillCoverage(rep *Report, t *kindTable, ps []premise[S, M]
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s never fired though %s asks for it: no explored execution exercises it", k.name, what))
 		}
 	}
+	if kl, ok := sp.System.P.(model.KindLister); ok {
+		// The protocol's own kinds: listed when they never fired, but no
+		// warning (a configuration may well leave some out: one round
+		// has no second request).
+		for _, k := range kl.ActionKinds() {
+			if i, ok := t.byName[k]; (!ok || t.counts[i] == 0) && !slices.Contains(rep.NeverFired, k) {
+				rep.NeverFired = append(rep.NeverFired, k)
+			}
+		}
+	}
 	rep.Premises = make([]PremiseSeen, len(ps))
 	for i, p := range ps {
 		rep.Premises[i] = PremiseSeen{p.prop, p.doc, seen[i]}

@@ -59,3 +59,9 @@ func Inputs(ph Phase, rounds, max int, mayEnter bool, dst []model.Input) []model
 // allowed to enter eventually does, and one in the CS eventually leaves;
 // requesting is up to the environment.
 func FairInput(in model.Input) bool { return in == Enter || in == Exit }
+
+// InputKinds are the workload's inputs as the checker's coverage names
+// them (see model.KindLister).
+func InputKinds() []string {
+	return []string{"input " + Request, "input " + Enter, "input " + Exit}
+}
