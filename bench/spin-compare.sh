@@ -99,7 +99,7 @@ print(r["states"], round(r["table_bytes"]/max(r["states"],1),1))' "$d/cc1.json" 
   else
     line+=$(printf ' | %7s  %7s  %7s' - - "$(ratio "$wn" "$w1")")
   fi
-  printf '%-11s %12s%s\n' "$id" "$(python3 -c "print(f\"{int(\"$sst\"):,}\")" 2>/dev/null || echo "$sst")" "${line:11}"
+  printf '%-11s %12s%s\n' "$id" "$(python3 -c 'import sys; print(f"{int(sys.argv[1]):,}")' "$sst" 2>/dev/null || echo "$sst")" "${line:11}"
 done
 echo "(wall seconds and peak RSS of the whole process, from /usr/bin/time; B/st = coordcheck's"
 echo " visited-table bytes per state; a ratio is how many times faster the left side is: HC4's"
