@@ -21,10 +21,13 @@ const (
 	// SpecKV is [KV]: :read, :write and :cas on independent keys, each
 	// value a [key value] pair (Jepsen's independent workloads).
 	SpecKV Spec = "kv"
+	// SpecKVAppend is [KVAppend]: :get, :put and :append of strings, the
+	// key in each event's :key field ({:f :append, :key "4", :value "x"}).
+	SpecKVAppend Spec = "kv-append"
 )
 
 // Specs lists the specifications.
-func Specs() []Spec { return []Spec{SpecRegister, SpecCASRegister, SpecKV} }
+func Specs() []Spec { return []Spec{SpecRegister, SpecCASRegister, SpecKV, SpecKVAppend} }
 
 // ParseSpec returns the specification with the given name.
 func ParseSpec(name string) (Spec, error) {
@@ -49,6 +52,8 @@ func (s Spec) Model() Model[Value, Input, Output] {
 		return CASRegister()
 	case SpecKV:
 		return KV()
+	case SpecKVAppend:
+		return KVAppend()
 	}
 	panic(fmt.Sprintf("linearizability: unknown spec %q", string(s)))
 }
@@ -146,13 +151,16 @@ type pairedOp struct {
 }
 
 func (p *pairer) add(ev event) error {
+	if err := shapeOf(p.spec, ev); err != nil {
+		return err
+	}
 	i, busy := p.pending[ev.process]
 	if ev.typ == "invoke" {
 		if busy {
 			inv := p.ops[i].invoke
 			return fmt.Errorf("process %d invokes :%s while its :%s from line %d is pending", ev.process, ev.f, inv.f, inv.line)
 		}
-		in, err := decodeInput(p.spec, ev.f, ev.value)
+		in, err := decodeInput(p.spec, ev)
 		if err != nil {
 			return err
 		}
@@ -171,7 +179,7 @@ func (p *pairer) add(ev event) error {
 	op.done = ev
 	switch ev.typ {
 	case "ok":
-		out, err := decodeOutput(p.spec, op.in, op.invoke.value, ev.value)
+		out, err := decodeOutput(p.spec, op.in, op.invoke.value, ev)
 		if err != nil {
 			return fmt.Errorf("%v (invoked on line %d)", err, op.invoke.line)
 		}
