@@ -118,14 +118,22 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usageError("%v", err)
 	}
-	h, err := linearizability.ParseJepsen(fh, spec)
+	var size int64
+	if st, err := fh.Stat(); err == nil {
+		size = st.Size()
+	}
+	prog := startLinProgress(os.Stderr, size)
+	h, err := linearizability.ParseJepsen(prog.reader(fh), spec)
 	fh.Close()
 	if err != nil {
+		prog.stop()
 		return 0, usageError("%s: %v", path, err)
 	}
 	if len(h.Ops) == 0 && h.Failed == 0 {
+		prog.stop()
 		return 0, usageError("%s: no client operations in %d lines (an empty history is not evidence)", path, h.Lines)
 	}
+	prog.say(fmt.Sprintf("checking %s operations", group(uint64(len(h.Ops)))))
 	res := linearizability.Check(spec.Model(), h.Ops, *timeout)
 	code := res.Verdict.ExitCode()
 
@@ -139,9 +147,11 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 			}
 		}
 		if *minimize > 0 {
+			prog.say("cutting it down to a smallest failing sub-history")
 			out.Minimal, minRes = minimalOf(spec, h, *timeout, *minimize)
 		}
 	}
+	prog.stop()
 	htmlPath := *html
 	if htmlPath == "" && res.Verdict == linearizability.NotLinearizable {
 		htmlPath = path + ".html"
