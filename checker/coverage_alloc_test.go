@@ -15,7 +15,7 @@ func TestCountActionDoesNotAllocate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys := model.NewSystem[ra.State, ra.Msg](ra.New(3, 1), model.Config{Faults: faults})
+	sys := model.MustNewSystem[ra.State, ra.Msg](ra.New(3, 1), model.Config{Faults: faults})
 	w := sys.Init()
 	next := &model.World[ra.State, ra.Msg]{}
 	// Walk a few steps so that messages are in flight, then count every

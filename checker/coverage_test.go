@@ -9,6 +9,7 @@ import (
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/bully"
 	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
 )
 
@@ -17,7 +18,7 @@ import (
 func raNotesSpec(n int, cfg model.Config) *checker.Spec[ra.State, ra.Msg] {
 	p := ra.New(n, 1)
 	return &checker.Spec[ra.State, ra.Msg]{
-		System:     model.NewSystem[ra.State, ra.Msg](p, cfg),
+		System:     model.MustNewSystem[ra.State, ra.Msg](p, cfg),
 		Invariants: []checker.Invariant[ra.State, ra.Msg]{invariants.MutualExclusion[ra.State, ra.Msg](p)},
 		Deadlock:   true,
 		Liveness:   []checker.Liveness[ra.State, ra.Msg]{invariants.StarvationFreedom[ra.State, ra.Msg](p)},
@@ -171,21 +172,31 @@ func TestCoverageSameForAnyWorkers(t *testing.T) {
 	require.Equal(t, bfs.Premises, dfs.Premises)
 }
 
-// A configured fault that can never strike (a restart with no crash to
-// come back from) turns the pass into a pass with a warning.
+// A configured fault that can never strike turns the pass into a pass
+// with a warning: without a crash, the bully algorithm sends nothing, so
+// there is no message to duplicate.
 func TestNeverFiredFaultWarns(t *testing.T) {
-	f, err := model.ParseFaults("restart=1")
+	dup, err := model.ParseFaults("dup=1")
 	require.NoError(t, err)
-	for _, workers := range []int{1, 2} {
-		rep := raNotesSpec(2, model.Config{Faults: f}).Check(checker.Options{Workers: workers})
-		require.Equal(t, checker.Pass, rep.Verdict)
-		require.Equal(t, []string{"restart"}, rep.NeverFired)
-		require.Equal(t, []string{"restart never fired though -faults asks for it: no explored execution exercises it"}, rep.Warnings)
+	p := bully.New(3)
+	sp := &checker.Spec[bully.State, bully.Msg]{
+		System:     model.MustNewSystem[bully.State, bully.Msg](p, model.Config{Faults: dup}),
+		Invariants: []checker.Invariant[bully.State, bully.Msg]{invariants.ElectionSafety[bully.State, bully.Msg](p)},
+		Deadlock:   true,
 	}
-	// With a crash budget, the restart fires: no warning (and a violation).
-	f, err = model.ParseFaults("crash=1,restart=1")
+	for _, opts := range []checker.Options{{Workers: 1}, {Workers: 2}, {Strategy: checker.DFS}} {
+		rep := sp.Check(opts)
+		require.Equal(t, checker.Pass, rep.Verdict)
+		require.Equal(t, uint64(1), rep.States)
+		require.Equal(t, []string{"dup"}, rep.NeverFired)
+		require.Equal(t, []string{"dup never fired though -faults asks for it: no explored execution exercises it"}, rep.Warnings)
+	}
+	// With a crash, messages flow and the duplication fires: no warning.
+	f, err := model.ParseFaults("crash=1,dup=1")
 	require.NoError(t, err)
-	rep := raNotesSpec(2, model.Config{Faults: f}).Check(checker.Options{Exhaust: true, SkipLiveness: true})
+	sp.System = model.MustNewSystem[bully.State, bully.Msg](p, model.Config{Faults: f})
+	rep := sp.Check(checker.Options{Workers: 1})
+	require.Equal(t, checker.Pass, rep.Verdict)
 	require.Empty(t, rep.NeverFired)
 	require.Empty(t, rep.Warnings)
 }
