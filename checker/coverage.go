@@ -234,6 +234,9 @@ func coverageOrder(a, b kindEntry) int {
 	return cmp.Or(cmp.Compare(rank(a.act), rank(b.act)), cmp.Compare(a.name, b.name))
 }
 
+// Report.NeverFired lists the configured kinds first (the ones a pass
+// warns about), then the protocol's declared kinds, in its order.
+
 // configuredKinds are the kinds the configuration asks for, which a
 // search should see fire: each fault with a budget (a partition's heal
 // with it) and the application messages.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/bully"
 	"github.com/coordcheck/coordcheck/protocols/centralized"
 	"github.com/coordcheck/coordcheck/protocols/lamport"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -32,17 +33,23 @@ func TestDeclaredKindsAreTheKindsThatFire(t *testing.T) {
 		{"tokenring", map[string]string{"n": "2"}, "", tokenring.NewVariant(2, 1, tokenring.Plain, 3)},
 		{"tokenring", map[string]string{"n": "2", "variant": "timeout"}, "drop=1", tokenring.NewVariant(2, 1, tokenring.Timeout, 3)},
 		{"tokenring", map[string]string{"n": "2", "variant": "pingpong"}, "", tokenring.NewVariant(2, 1, tokenring.PingPong, 3)},
+		{"bully", map[string]string{"n": "3"}, "crash=2", bully.New(3)},
+		{"maekawa-df", map[string]string{"n": "2"}, "", nil}, // below
 	}
 	for _, c := range cases {
 		target, v := buildTarget(t, c.name, c.params, c.faults)
 		rep := target.Check(checker.Options{Workers: 1, SkipLiveness: true, Exhaust: true})
 		what := c.name + " " + v.String() + " faults=" + c.faults
 		declared := append(mutex.InputKinds(), "deliver REQ", "deliver GRANT", "deliver REL") // maekawa
-		if c.declared != nil {
+		switch {
+		case c.declared != nil:
 			declared = c.declared.ActionKinds()
+		case c.name == "maekawa-df":
+			declared = append(mutex.InputKinds(), "deliver REQ", "deliver GRANT", "deliver REL",
+				"deliver FAILED", "deliver INQUIRE", "deliver YIELD")
 		}
 		for _, k := range rep.Coverage {
-			if k.Kind == "drop" {
+			if k.Kind == "drop" || k.Kind == "crash" {
 				continue
 			}
 			require.Contains(t, declared, k.Kind, "%s: fired but not declared", what)

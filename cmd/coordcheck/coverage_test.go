@@ -27,7 +27,8 @@ func TestVacuousPassWarnsAndStrictExits3(t *testing.T) {
 		warning string
 	}{
 		{[]string{"check", "bully", "-faults", "dup=1", "-liveness=false"},
-			"never fired: dup\nwarning: dup never fired though -faults asks for it: no explored execution exercises it\n"},
+			"never fired: dup, deliver ELECTION, deliver OK, deliver COORD, fire detect, fire ok-timeout, fire coord-timeout\n" +
+				"warning: dup never fired though -faults asks for it: no explored execution exercises it\n"},
 		{[]string{"check", "bully"},
 			"warning: election-liveness is vacuous here: no explored state has a live process that has not decided\n"},
 	}
@@ -80,7 +81,7 @@ func TestJSONCoverage(t *testing.T) {
 	}
 	require.Empty(t, kinds) // one state, no action
 	require.Equal(t, uint64(0), sum)
-	require.Equal(t, []string{"dup"}, v.NeverFired)
+	require.Equal(t, []string{"dup", "deliver ELECTION", "deliver OK", "deliver COORD", "fire detect", "fire ok-timeout", "fire coord-timeout"}, v.NeverFired)
 	require.Equal(t, []string{"dup never fired though -faults asks for it: no explored execution exercises it"}, v.Warnings)
 	require.Len(t, v.Premises, 1)
 	require.True(t, v.Premises[0].Seen) // election-safety: the initial run has ended

@@ -1,0 +1,14 @@
+package maekawadf
+
+import "github.com/coordcheck/coordcheck/protocols/mutex"
+
+// ActionKinds lists the kinds of action the protocol takes, for the
+// checker's coverage (model.KindLister): the workload's inputs and the
+// deliveries of each message kind.
+func (p *Protocol) ActionKinds() []string {
+	ks := mutex.InputKinds()
+	for _, k := range kindNames {
+		ks = append(ks, "deliver "+k)
+	}
+	return ks
+}
