@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 // ednKind is the type of an EDN value: the subset that Jepsen histories
@@ -138,7 +140,7 @@ func (r *ednReader) read() (edn, error) {
 	case c == '}' || c == ']' || c == ')':
 		return edn{}, fmt.Errorf("unexpected %q", c)
 	case c == '(' || c == '#' || c == '\\' || c == '^' || c == '`' || c == '~' || c == '@' || c == '\'':
-		return edn{}, fmt.Errorf("unsupported EDN at %q (histories use maps, vectors, keywords, integers, strings, nil and booleans)", clip(r.s[r.pos:]))
+		return edn{}, fmt.Errorf("unsupported EDN at %s (histories use maps, vectors, keywords, integers, strings, nil and booleans)", clipped(r.s[r.pos:]))
 	}
 	tok := r.token()
 	switch tok {
@@ -217,10 +219,6 @@ func (r *ednReader) readString() (edn, error) {
 	return edn{}, fmt.Errorf("unterminated string")
 }
 
-// clip shortens s for an error message.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
-}
+// clipped quotes input for an error message, cut to a readable length
+// (see package clip).
+func clipped(s string) string { return clip.Quote(s) }

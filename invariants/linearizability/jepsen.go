@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 // Spec names one of the specifications of Jepsen's register workloads.
@@ -81,8 +83,9 @@ type LineError struct {
 	Msg string
 }
 
-// Error is "line N: what is wrong".
-func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+// Error is "line N: what is wrong", cut to one readable line (a value
+// quoted from a long line is cut, the line number stays).
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, clip.Line(e.Msg)) }
 
 // maxLine bounds the length of one line of a history.
 const maxLine = 16 << 20

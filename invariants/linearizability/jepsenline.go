@@ -73,7 +73,7 @@ func (lr *lineReader) parseEDN(t string, line int) (event, bool, error) {
 		lr.closed = true
 	}
 	if !r.atEnd() {
-		return event{}, false, fmt.Errorf("text after the map: %q (one map per line)", clip(t[r.pos:]))
+		return event{}, false, fmt.Errorf("text after the map: %s (one map per line)", clipped(t[r.pos:]))
 	}
 	ev := event{line: line}
 	p, ok := m.get("process")
@@ -117,7 +117,7 @@ func parseLogLine(t string, line int) (event, bool, error) {
 		}
 	}
 	if start < 0 {
-		return event{}, false, fmt.Errorf("not a history line: want an EDN map {:process P, :type T, :f F, :value V} or a Jepsen log line \"P\\t:T\\t:F\\tV\", found %q", clip(t))
+		return event{}, false, fmt.Errorf("not a history line: want an EDN map {:process P, :type T, :f F, :value V} or a Jepsen log line \"P\\t:T\\t:F\\tV\", found %s", clipped(t))
 	}
 	r := &ednReader{s: t, pos: start}
 	p, err := r.read()
@@ -149,7 +149,7 @@ func parseLogLine(t string, line int) (event, bool, error) {
 		return ev, false, err
 	}
 	if !r.atEnd() {
-		return ev, false, fmt.Errorf("text after the value: %q", clip(t[r.pos:]))
+		return ev, false, fmt.Errorf("text after the value: %s", clipped(t[r.pos:]))
 	}
 	return ev, true, nil
 }
