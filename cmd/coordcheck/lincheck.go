@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants/linearizability"
 )
 
@@ -78,6 +79,11 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 		return 0, usageError("lincheck: -timeout %v: want 0 (no limit) or more", *timeout)
 	}
 
+	if *html != "" && *html != "none" {
+		if err := checkWritable("html", *html); err != nil {
+			return 0, err
+		}
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return 0, usageError("%v", err)
@@ -132,7 +138,7 @@ func parseFileAndFlags(fs *flag.FlagSet, args []string) (string, error) {
 		return "", err
 	}
 	if fs.NArg() > 0 {
-		return "", fmt.Errorf("unexpected argument %q (one history file only)", fs.Arg(0))
+		return "", fmt.Errorf("unexpected argument %s (one history file only)", clip.Quote(fs.Arg(0)))
 	}
 	return path, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/coordcheck/coordcheck/counterexamples"
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
@@ -36,11 +37,17 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usageError("%s: %v", path, err)
 	}
+	if err := validateReplay(*html, path, f.Property); err != nil {
+		return 0, err
+	}
 	res, err := counterexamples.Replay(f)
 	if err != nil {
 		var le *counterexamples.LineError
+		if errors.As(err, &le) && le.Reason != "" {
+			return 0, usageError("%s:%d: %s: %s", path, le.Line, clip.Quote(le.Action), le.Reason)
+		}
 		if errors.As(err, &le) {
-			return 0, usageError("%s:%d: %q no longer applies (the protocol has changed?)", path, le.Line, le.Action)
+			return 0, usageError("%s:%d: %s no longer applies (the protocol has changed?)", path, le.Line, clip.Quote(le.Action))
 		}
 		return 0, usageError("%s: %v", path, err)
 	}
