@@ -22,6 +22,7 @@ func TestRefuseWhatCannotTakeEffect(t *testing.T) {
 		return p
 	}
 	badNode := write("p9.cex", strings.Replace(string(bullyCex), "fire      p2 ok-timeout", "fire      p9 ok-timeout", 1))
+	badFault := write("crash-p7.cex", strings.Replace(string(bullyCex), "timers    free\n", "timers    free\nfaults    crash=1@p7\n", 1))
 	cases := []struct {
 		args []string
 		line string
@@ -39,6 +40,8 @@ func TestRefuseWhatCannotTakeEffect(t *testing.T) {
 			`ringelection: parameter initiators="p9": "p9" is not a process (want all, or ids like p1+p3 from p0 to p3)`},
 		{[]string{"replay", badNode},
 			badNode + `:12: "fire p9 ok-timeout": p9 is not a node of this configuration (the nodes are p0..p2)`},
+		{[]string{"replay", badFault},
+			badFault + ": faults crash=1@p7: no node p7 in this configuration (the nodes are p0..p2)"},
 		// Faults and system settings that can never strike.
 		{[]string{"check", "ricartagrawala", "-faults", "restart=1"},
 			"ricartagrawala: faults restart=1: a restart needs a crashed node, and the crash budget is 0 (add crash=N)"},
