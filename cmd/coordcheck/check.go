@@ -76,7 +76,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		var valid []string
 		fs.VisitAll(func(f *flag.Flag) { valid = append(valid, "-"+f.Name) })
-		return 0, usageError("check %s: %v (valid flags: %s)", name, err, strings.Join(valid, " "))
+		return 0, usageError("check %s: %s (valid flags: %s)", name, flagErr(err), strings.Join(valid, " "))
 	}
 	if fs.NArg() > 0 {
 		return 0, usageError("check %s: unexpected argument %s", name, clip.Quote(fs.Arg(0)))

@@ -62,7 +62,7 @@ func cmdCosts(args []string, stdout io.Writer) (int, error) {
 			fmt.Fprintf(stdout, "%s\nfamilies: %s\n", costsHelp, strings.Join(names, ", "))
 			return 0, nil
 		}
-		return 0, usageError("costs: %v", err)
+		return 0, usageError("costs: %s", flagErr(err))
 	}
 	if *n < 2 || *n > 16 {
 		return 0, usageError("costs: -n %d: want 2 to 16", *n)

@@ -66,7 +66,7 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		var valid []string
 		fs.VisitAll(func(f *flag.Flag) { valid = append(valid, "-"+f.Name) })
-		return 0, usageError("lincheck: %v (valid flags: %s)", err, strings.Join(valid, " "))
+		return 0, usageError("lincheck: %s (valid flags: %s)", flagErr(err), strings.Join(valid, " "))
 	}
 	if path == "" {
 		return 0, usageError("lincheck needs one history file")

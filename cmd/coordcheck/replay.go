@@ -22,7 +22,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 			fmt.Fprintln(stdout, "usage: coordcheck replay [-json] [-html OUT.html] FILE\n\nReplays a counterexample file by value and reports whether its violation still occurs.\nexit codes: 1 the violation occurs, 0 no property is violated at the end, 2 bad file or a step no longer applies")
 			return 0, nil
 		}
-		return 0, usageError("replay: %v", err)
+		return 0, usageError("replay: %s", flagErr(err))
 	}
 	if fs.NArg() != 1 {
 		return 0, usageError("replay needs one counterexample file")

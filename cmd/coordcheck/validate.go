@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
@@ -193,4 +195,27 @@ func validateReplay(html, path, property string) error {
 			html, path, clip.String(property), linearizability.PropertyName)
 	}
 	return checkWritable("html", html)
+}
+
+// flagParseError matches the flag package's errors that quote what was
+// given: an invalid value, or a flag that is not defined.
+var flagParseError = regexp.MustCompile(`^(invalid (?:boolean )?value )"((?s).*)"( for (?:flag )?-[^:]+: )((?s).*)$|^(flag provided but not defined: )((?s).*)$`)
+
+// flagErr is the flag package's parse error with the value or flag it
+// quotes cut to a readable length (see package clip), so that the flag's
+// name and what is wrong stay on the line.
+func flagErr(err error) string {
+	m := flagParseError.FindStringSubmatch(err.Error())
+	switch {
+	case m == nil:
+		return clip.Line(err.Error())
+	case m[1] != "":
+		v, uerr := strconv.Unquote(`"` + m[2] + `"`)
+		if uerr != nil {
+			v = m[2]
+		}
+		return m[1] + clip.Quote(v) + m[3] + clip.String(m[4])
+	default:
+		return m[5] + clip.String(m[6])
+	}
 }

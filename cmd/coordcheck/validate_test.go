@@ -133,6 +133,11 @@ func TestLongInputGivesShortError(t *testing.T) {
 		{[]string{"replay", cex}, "coordcheck: " + cex + `: line 3: unknown header "\x01\b\x0f\x16\x1d$+29@GNU\\cjqx..." (41 bytes) (valid: `},
 		{[]string{"lincheck", hist}, "coordcheck: " + hist + `: line 2: not a history line: want an EDN map`},
 		{[]string{"check", "ricartagrawala", "-n", strings.Repeat("9", 100_000)}, `coordcheck: ricartagrawala: parameter n="999999999`},
+		{[]string{"check", "ricartagrawala", "-walks", strings.Repeat("9", 100_000)}, `coordcheck: check ricartagrawala: invalid value "` +
+			strings.Repeat("9", 60) + `..." (100000 bytes) for flag -walks: value out of range (valid flags: -app-msgs `},
+		{[]string{"check", "ricartagrawala", "-exhaust=" + strings.Repeat("y", 100_000)}, `coordcheck: check ricartagrawala: invalid boolean value "` +
+			strings.Repeat("y", 60) + `..." (100000 bytes) for -exhaust: parse error (valid flags: -app-msgs `},
+		{[]string{"replay", "-" + strings.Repeat("x", 100_000)}, `coordcheck: replay: flag provided but not defined: -` + strings.Repeat("x", 59) + "... (100001 bytes)\n"},
 	} {
 		code, out, errs := runCmd(c.args...)
 		require.Equal(t, 2, code, "%v", c.args[:1])
