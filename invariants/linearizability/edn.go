@@ -134,7 +134,7 @@ func (r *ednReader) read() (edn, error) {
 		r.pos++
 		tok := r.token()
 		if tok == "" || tok[0] == ':' {
-			return edn{}, fmt.Errorf("bad keyword %q", ":"+tok)
+			return edn{}, fmt.Errorf("bad keyword %s", clipped(":"+tok))
 		}
 		return edn{kind: ednKeyword, s: tok}, nil
 	case c == '}' || c == ']' || c == ')':
@@ -153,7 +153,7 @@ func (r *ednReader) read() (edn, error) {
 	}
 	n, err := strconv.ParseInt(strings.TrimSuffix(tok, "N"), 10, 64)
 	if err != nil {
-		return edn{}, fmt.Errorf("bad value %q: want an integer, a keyword, a string, nil, a vector or a map", tok)
+		return edn{}, fmt.Errorf("bad value %s: want an integer, a keyword, a string, nil, a vector or a map", clipped(tok))
 	}
 	return edn{kind: ednInt, n: n}, nil
 }

@@ -42,7 +42,7 @@ func ParseSpec(name string) (Spec, error) {
 	for _, s := range Specs() {
 		names = append(names, string(s))
 	}
-	return "", fmt.Errorf("unknown model %q (valid: %s)", name, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown model %s (valid: %s)", clip.Quote(name), strings.Join(names, ", "))
 }
 
 // Model returns the specification's model. It panics on an unknown Spec.
