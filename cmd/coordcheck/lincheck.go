@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants/linearizability"
 	"github.com/coordcheck/coordcheck/protocols/coordination"
 )
@@ -107,7 +108,7 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		var valid []string
 		fs.VisitAll(func(f *flag.Flag) { valid = append(valid, "-"+f.Name) })
-		return 0, usageError("lincheck: %v (valid flags: %s)", err, strings.Join(valid, " "))
+		return 0, usageError("lincheck: %s (valid flags: %s)", flagErr(err), strings.Join(valid, " "))
 	}
 	if path == "" {
 		return 0, usageError("lincheck needs one history file")
@@ -117,6 +118,11 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	}
 	if *minimize < 0 {
 		return 0, usageError("lincheck: -minimize %v: want 0 (do not) or more", *minimize)
+	}
+	if *html != "" && *html != "none" {
+		if err := checkWritable("html", *html); err != nil {
+			return 0, err
+		}
 	}
 	lc := lincheck{path: path, timeout: *timeout, minimize: *minimize, html: *html, json: *asJSON, stdout: stdout}
 	if *modelName == "znode" {
@@ -140,7 +146,7 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 		for _, s := range linearizability.Specs() {
 			names = append(names, string(s))
 		}
-		return 0, usageError("lincheck: unknown model %q (valid: %s, znode)", *modelName, strings.Join(names, ", "))
+		return 0, usageError("lincheck: unknown model %s (valid: %s, znode)", clip.Quote(*modelName), strings.Join(names, ", "))
 	}
 	return judgeHistory(lc, spec.Model(), linearizability.DecoderOf(spec))
 }
@@ -260,7 +266,7 @@ func parseFileAndFlags(fs *flag.FlagSet, args []string) (string, error) {
 		return "", err
 	}
 	if fs.NArg() > 0 {
-		return "", fmt.Errorf("unexpected argument %q (one history file only)", fs.Arg(0))
+		return "", fmt.Errorf("unexpected argument %s (one history file only)", clip.Quote(fs.Arg(0)))
 	}
 	return path, nil
 }

@@ -130,7 +130,9 @@ func TestLincheck(t *testing.T) {
 		{args: []string{"-model", "queue", in("cas-ok.edn")}, code: 2, inStderr: `unknown model "queue" (valid: register, cas-register, kv, kv-append, znode)`},
 		{args: []string{"-timeout", "-1s", in("cas-ok.edn")}, code: 2, inStderr: "-timeout -1s"},
 		{args: []string{"-bogus", in("cas-ok.edn")}, code: 2, inStderr: "valid flags: "},
-		{args: []string{"-html", filepath.Join(dir, "no", "such", "dir.html"), in("cas-ok.edn")}, code: 2, inStderr: "writing "},
+		// An unwritable -html is refused before the check.
+		{args: []string{"-html", filepath.Join(dir, "no", "such", "dir.html"), in("cas-ok.edn")}, code: 2,
+			inStderr: "coordcheck: -html " + filepath.Join(dir, "no", "such", "dir.html") + ": cannot write there: no such file or directory\n"},
 		{args: []string{"-h"}, code: 0, inStdout: []string{"usage: coordcheck lincheck", "exit codes:"}},
 	}
 	for _, c := range cases {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 // ednKind is the type of an EDN value: the subset that Jepsen histories
@@ -156,13 +158,13 @@ func (r *ednReader) read() (EDN, error) {
 		r.pos++
 		tok := r.token()
 		if tok == "" || tok[0] == ':' {
-			return EDN{}, fmt.Errorf("bad keyword %q", ":"+tok)
+			return EDN{}, fmt.Errorf("bad keyword %s", clipped(":"+tok))
 		}
 		return EDN{kind: ednKeyword, s: tok}, nil
 	case c == '}' || c == ']' || c == ')':
 		return EDN{}, fmt.Errorf("unexpected %q", c)
 	case c == '(' || c == '#' || c == '\\' || c == '^' || c == '`' || c == '~' || c == '@' || c == '\'':
-		return EDN{}, fmt.Errorf("unsupported EDN at %q (histories use maps, vectors, keywords, integers, strings, nil and booleans)", clip(r.s[r.pos:]))
+		return EDN{}, fmt.Errorf("unsupported EDN at %s (histories use maps, vectors, keywords, integers, strings, nil and booleans)", clipped(r.s[r.pos:]))
 	}
 	tok := r.token()
 	switch tok {
@@ -175,7 +177,7 @@ func (r *ednReader) read() (EDN, error) {
 	}
 	n, err := strconv.ParseInt(strings.TrimSuffix(tok, "N"), 10, 64)
 	if err != nil {
-		return EDN{}, fmt.Errorf("bad value %q: want an integer, a keyword, a string, nil, a vector or a map", tok)
+		return EDN{}, fmt.Errorf("bad value %s: want an integer, a keyword, a string, nil, a vector or a map", clipped(tok))
 	}
 	return EDN{kind: ednInt, n: n}, nil
 }
@@ -241,10 +243,6 @@ func (r *ednReader) readString() (EDN, error) {
 	return EDN{}, fmt.Errorf("unterminated string")
 }
 
-// clip shortens s for an error message.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
-}
+// clipped quotes input for an error message, cut to a readable length
+// (see package clip).
+func clipped(s string) string { return clip.Quote(s) }

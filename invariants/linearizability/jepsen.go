@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 // Spec names one of the specifications of Jepsen's register workloads.
@@ -40,7 +42,7 @@ func ParseSpec(name string) (Spec, error) {
 	for _, s := range Specs() {
 		names = append(names, string(s))
 	}
-	return "", fmt.Errorf("unknown model %q (valid: %s)", name, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown model %s (valid: %s)", clip.Quote(name), strings.Join(names, ", "))
 }
 
 // Model returns the specification's model. It panics on an unknown Spec.
@@ -90,8 +92,9 @@ type LineError struct {
 	Msg string
 }
 
-// Error is "line N: what is wrong".
-func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+// Error is "line N: what is wrong", cut to one readable line (a value
+// quoted from a long line is cut, the line number stays).
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, clip.Line(e.Msg)) }
 
 // maxLine bounds the length of one line of a history.
 const maxLine = 16 << 20

@@ -86,7 +86,7 @@ func (lr *lineReader) parseEDN(t string, line int) (Event, bool, error) {
 		lr.closed = true
 	}
 	if !r.atEnd() {
-		return Event{}, false, fmt.Errorf("text after the map: %q (one map per line)", clip(t[r.pos:]))
+		return Event{}, false, fmt.Errorf("text after the map: %s (one map per line)", clipped(t[r.pos:]))
 	}
 	ev := Event{Line: line}
 	p, ok := m.get("process")
@@ -132,7 +132,7 @@ func parseLogLine(t string, line int) (Event, bool, error) {
 		}
 	}
 	if start < 0 {
-		return Event{}, false, fmt.Errorf("not a history line: want an EDN map {:process P, :type T, :f F, :value V} or a Jepsen log line \"P\\t:T\\t:F\\tV\", found %q", clip(t))
+		return Event{}, false, fmt.Errorf("not a history line: want an EDN map {:process P, :type T, :f F, :value V} or a Jepsen log line \"P\\t:T\\t:F\\tV\", found %s", clipped(t))
 	}
 	r := &ednReader{s: t, pos: start}
 	p, err := r.read()
@@ -164,7 +164,7 @@ func parseLogLine(t string, line int) (Event, bool, error) {
 		return ev, false, err
 	}
 	if !r.atEnd() {
-		return ev, false, fmt.Errorf("text after the value: %q", clip(t[r.pos:]))
+		return ev, false, fmt.Errorf("text after the value: %s", clipped(t[r.pos:]))
 	}
 	return ev, true, nil
 }
