@@ -22,6 +22,7 @@ type lincheckJSON struct {
 	TimeoutNS     int64  `json:"timeout_ns"`
 	HTML          string `json:"html,omitempty"`
 	HTMLError     string `json:"html_error,omitempty"`
+	Interrupted   bool   `json:"interrupted,omitempty"`
 	ExitCode      int    `json:"exit_code"`
 }
 
@@ -90,11 +91,11 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	if len(h.Ops) == 0 && h.Failed == 0 {
 		return 0, usageError("%s: no client operations in %d lines (an empty history is not evidence)", path, h.Lines)
 	}
-	res := linearizability.Check(spec.Model(), h.Ops, *timeout)
+	res, interrupted := checkInterruptibly(spec, h.Ops, *timeout)
 	code := res.Verdict.ExitCode()
 
 	out := lincheckJSON{File: path, Result: res, Processes: len(h.Processes), Failed: h.Failed,
-		Indeterminate: h.Indeterminate, TimeoutNS: int64(*timeout), ExitCode: code}
+		Indeterminate: h.Indeterminate, TimeoutNS: int64(*timeout), Interrupted: interrupted, ExitCode: code}
 	switch {
 	case *html == "none":
 	case *html != "":
@@ -117,6 +118,26 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	}
 	printLincheck(stdout, out, *timeout)
 	return code, nil
+}
+
+// checkInterruptibly runs the check until it decides, times out, or a
+// SIGINT or SIGTERM arrives: then the verdict is unknown (exit 3) at once,
+// and the check, which porcupine cannot cancel, is left to end with the
+// process.
+func checkInterruptibly(spec linearizability.Spec, ops []linearizability.Operation[linearizability.Input, linearizability.Output], timeout time.Duration) (*linearizability.Result, bool) {
+	stop, unlisten := stopOnSignal()
+	defer unlisten()
+	searchStarted()
+	start := time.Now()
+	done := make(chan *linearizability.Result, 1)
+	go func() { done <- linearizability.Check(spec.Model(), ops, timeout) }()
+	select {
+	case res := <-done:
+		return res, false
+	case <-stop:
+		return &linearizability.Result{Verdict: linearizability.Unknown, Model: spec.Model().Name, Operations: len(ops),
+			Elapsed: time.Since(start)}, true
+	}
 }
 
 // parseFileAndFlags parses flags before and after the one file argument.
@@ -165,6 +186,10 @@ func printLincheck(w io.Writer, o lincheckJSON, timeout time.Duration) {
 			}
 		}
 	case linearizability.Unknown:
+		if o.Interrupted {
+			fmt.Fprintf(w, "verdict: unknown: interrupted after %.3fs before deciding; this is not a pass\n", r.Elapsed.Seconds())
+			break
+		}
 		fmt.Fprintf(w, "verdict: unknown: the check timed out after %v before deciding; this is not a pass (raise -timeout)\n", timeout)
 	}
 	switch {
