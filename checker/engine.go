@@ -242,9 +242,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				fr.push(depth+1, nfp, x.buf)
 			}
 			if rep.Transitions%pollTransitions == 0 || fr.bytes() >= mark {
-				// Inside the expansion: one state may have thousands of
-				// large successors.
-				// The frontier may take another chunk before the next poll.
+				// Inside the expansion, since one state may have thousands
+				// of large successors; the frontier may take another chunk
+				// before the next poll.
 				if b := r.poll(fr.size(), fr.bytes(), chunkSize); b != "" {
 					rep.Bound = b
 					break

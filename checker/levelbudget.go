@@ -1,5 +1,7 @@
 package checker
 
+import "strings"
+
 // The memory account of parallel BFS (levels.go). A level holds, besides
 // the visited set: the level itself, its outdegrees and fingerprints; each
 // worker's records (16 bytes per successor not yet visited, duplicates
@@ -35,6 +37,23 @@ func (lv *levelRun) halt(why string) {
 	if lv.stop.CompareAndSwap(false, true) {
 		lv.why = why
 	}
+}
+
+// keepViolation keeps v, the first violation met in a level the search
+// leaves unfinished, when none was kept before: the state is reachable
+// and violating, and as deep as any violation can be (the levels before
+// had none), so the verdict is earned.
+func (r *run[S, M]) keepViolation(v hit) {
+	if v.ok && !r.found {
+		r.found, r.badFP, r.badProp, r.why = true, v.fp, v.prop, v.why
+		r.counts[indexOf(r.rep.Properties, v.prop)]++
+	}
+}
+
+// memoryOnly reports whether stop is the memory bound, with the merge
+// complete (not halted by a signal or the timeout).
+func (lv *levelRun) memoryOnly(stop string) bool {
+	return !lv.stop.Load() && strings.HasPrefix(stop, "max-memory")
 }
 
 // mergeFits checks, before the merge, that its tables fit: each worker's

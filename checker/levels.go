@@ -54,10 +54,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		lv.ahead = chunkRecBytes(ws)
 		if stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) }); stop != "" {
 			rep.Bound = stop
-			break
-		}
-		if stop := r.mergeFits(ws, lv); stop != "" {
-			rep.Bound = stop
+			r.keepViolation(firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.viol }))
 			break
 		}
 		if lv.cyclic.Load() {
@@ -72,9 +69,17 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		// is popped but not expanded, and its outdeg stays 0.
 		viol := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.viol })
 		stopAtViolation := viol.ok && !opts.Exhaust
-		fresh := sp.merge(ws, lv, stopAtViolation)
-		if stop := r.insertFits(ws, lv, fresh); stop != "" {
+		// Memory: a search that stops at this level's violation makes no
+		// next level, and its merge is no larger than the records held.
+		if stop := r.mergeFits(ws, lv); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
 			rep.Bound = stop
+			r.keepViolation(viol)
+			break
+		}
+		fresh := sp.merge(ws, lv, stopAtViolation)
+		if stop := r.insertFits(ws, lv, fresh); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
+			rep.Bound = stop
+			r.keepViolation(viol)
 			break
 		}
 		popped, maxStates := level.n-1, false
