@@ -29,7 +29,7 @@ func TestCycleSearchStops(t *testing.T) {
 	g := ring(100_000)
 	in := func(u uint32) bool { return g.pending[0][u] != 0 }
 
-	l, bound := sp.findLasso(g, 1, &Options{}, time.Now())
+	l, bound := sp.findLasso(g, 1, &Options{}, time.Now(), 0)
 	require.Empty(t, bound)
 	require.NotNil(t, l, "the ring is a fair cycle")
 	require.Len(t, g.sccs(in, &poller{opts: &Options{}}), 1)
@@ -37,13 +37,19 @@ func TestCycleSearchStops(t *testing.T) {
 	stop := make(chan struct{})
 	close(stop)
 	opts := &Options{Stop: stop}
-	l, bound = sp.findLasso(g, 1, opts, time.Now())
+	l, bound = sp.findLasso(g, 1, opts, time.Now(), 0)
 	require.Nil(t, l)
 	require.Equal(t, "interrupted", bound)
 	pl := &poller{opts: opts}
 	require.Nil(t, g.sccs(in, pl))
 	require.Equal(t, "interrupted", pl.bound)
 	require.Less(t, pl.k, uint32(5000), "Tarjan's algorithm polls every 4096 steps")
+
+	// A component whose fair-cycle search would not fit is not searched.
+	opts = &Options{MaxMemory: g.bytes() + g.sccBytes() + 1000*fairCycleBytes}
+	l, bound = sp.findLasso(g, 1, opts, time.Now(), g.bytes())
+	require.Nil(t, l)
+	require.Equal(t, memoryBound(opts), bound)
 }
 
 // The visited set is counted at the size it will grow to before the next

@@ -351,7 +351,7 @@ func (r *run[S, M]) conclude() *Report {
 	if !r.found && rep.Bound == "" {
 		switch {
 		case g != nil:
-			l, stop := sp.findLasso(g, sp.System.N(), r.opts, r.start)
+			l, stop := sp.findLasso(g, sp.System.N(), r.opts, r.start, rep.TableBytes)
 			if stop != "" {
 				rep.Bound, rep.Liveness = stop, ""
 			} else if l != nil {

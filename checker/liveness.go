@@ -117,8 +117,10 @@ type lasso struct {
 
 // findLasso looks for a fair cycle, or a terminal state, on which some
 // node stays pending. It polls opts's stop and timeout as it goes, and
-// returns the bound reached, if any, instead of a lasso.
-func (sp *Spec[S, M]) findLasso(g *graph, n int, opts *Options, start time.Time) (*lasso, string) {
+// returns the bound reached, if any, instead of a lasso; held is the
+// memory the search holds, which the maps of a large component must fit
+// beside.
+func (sp *Spec[S, M]) findLasso(g *graph, n int, opts *Options, start time.Time, held uint64) (*lasso, string) {
 	pl := &poller{opts: opts, start: start}
 	for p := range sp.Liveness {
 		for i := range n {
@@ -137,6 +139,9 @@ func (sp *Spec[S, M]) findLasso(g *graph, n int, opts *Options, start time.Time)
 				return nil, pl.bound
 			}
 			for _, comp := range comps {
+				if over(opts, held+g.sccBytes()+uint64(len(comp))*fairCycleBytes) {
+					return nil, memoryBound(opts)
+				}
 				if l := g.fairCycle(comp); l != nil {
 					l.prop, l.node = p, model.NodeID(i)
 					return l, ""
@@ -149,6 +154,10 @@ func (sp *Spec[S, M]) findLasso(g *graph, n int, opts *Options, start time.Time)
 	}
 	return nil, ""
 }
+
+// fairCycleBytes is about what fairCycle's maps take per state of a
+// component (its members, the states a shortest path has reached).
+const fairCycleBytes = 64
 
 // poller checks a long phase's stop and timeout every so many steps.
 type poller struct {
