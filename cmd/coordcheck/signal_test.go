@@ -50,7 +50,8 @@ func TestSignalsStopEveryMode(t *testing.T) {
 		{"bfs", syscall.SIGTERM, []string{"check", "ricartagrawala", "-n", "9", "-workers", "1"}, "bound reached (interrupted)"},
 		{"parallel bfs", syscall.SIGINT, []string{"check", "ricartagrawala", "-n", "9", "-workers", "2"}, "bound reached (interrupted)"},
 		{"dfs", syscall.SIGTERM, []string{"check", "ricartagrawala", "-n", "63", "-mode", "dfs"}, "bound reached (interrupted)"},
-		{"liveness graph", syscall.SIGINT, []string{"check", "tokenring", "-n", "14"}, "bound reached (interrupted)"},
+		{"liveness graph", syscall.SIGINT, []string{"check", "maekawa", "-n", "63", "-mode", "dfs"}, "bound reached (interrupted)"},
+		{"liveness graph after a cycle", syscall.SIGTERM, []string{"check", "tokenring", "-n", "14"}, "bound reached (interrupted)"},
 		{"random", syscall.SIGTERM, []string{"check", "ricartagrawala", "-n", "63", "-mode", "random", "-walks", "100000000", "-workers", "1"}, "bound reached (interrupted) after"},
 		{"swarm", syscall.SIGINT, []string{"check", "ricartagrawala", "-n", "63", "-mode", "swarm", "-walks", "100000000", "-workers", "2"}, "bound reached (interrupted) after"},
 	} {
