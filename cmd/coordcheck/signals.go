@@ -39,6 +39,20 @@ func stopOnSignal() (<-chan struct{}, func()) {
 	}
 }
 
+// interruptibly runs f until it returns or stop is closed; finished is
+// false when stop came first: f, which cannot be cancelled (porcupine),
+// is then left to end with the process.
+func interruptibly[T any](stop <-chan struct{}, f func() T) (v T, finished bool) {
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case v := <-done:
+		return v, true
+	case <-stop:
+		return v, false
+	}
+}
+
 // memoryBudget prepares a search bounded to maxMB: it reserves, out of
 // the bound, what the process holds before the search (its code, the
 // runtime, the protocol tables: the resident memory now) and a tenth for
