@@ -14,7 +14,7 @@ import (
 func printCoverage(w io.Writer, rep *checker.Report) {
 	if len(rep.Coverage) > 0 {
 		unit := "edges"
-		if rep.Walks > 0 {
+		if rep.Walks > 0 || rep.Seed != 0 {
 			unit = "steps"
 		}
 		line := fmt.Sprintf("coverage (%s by kind):", unit)
