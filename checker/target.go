@@ -13,6 +13,10 @@ type Target interface {
 	PropertyNames() []string
 	// Without drops the named properties; see Spec.Without.
 	Without(names []string) (Target, error)
+	// Simulate starts an execution stepped from outside; see Spec.Simulate.
+	Simulate() Simulation
+	// Shrink shortens a violating list of actions; see Spec.Shrink.
+	Shrink(path []string, prop string) []string
 }
 
 var _ Target = (*Spec[int, int])(nil)
