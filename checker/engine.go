@@ -78,6 +78,20 @@ type Options struct {
 	Seed  uint64
 	Walks int
 	Walk  *int
+
+	// Checkpoint, when set, is a file BFS writes its state to every
+	// CheckpointEvery (default DefaultCheckpointEvery) and when a time,
+	// memory or stop bound ends it early; Resume continues from a state
+	// read by LoadCheckpoint. Identity describes the system checked (the
+	// protocol, its parameters, the configuration), so that a checkpoint
+	// is resumed only by the same check. See Spec.CheckpointError.
+	Checkpoint      string
+	CheckpointEvery time.Duration
+	Identity        string
+	Resume          *Checkpoint
+	// checkpointKill, a test hook, stops the search as if it were killed
+	// once it returns true for the number of checkpoints written.
+	checkpointKill func(k int) bool
 }
 
 // workers is the number of workers a BFS runs on.
@@ -164,22 +178,26 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		fr = &stack{}
 	}
 	seen, g, term := r.seen, r.g, r.term
-	if mode != noLiveness {
-		seen.numbered()
-	}
 	// levelEnd is the number of states found at the depths up to the one
 	// being expanded (livenessAcyclic): under BFS, a successor numbered
 	// below it lies no deeper than its parent.
 	var levelEnd uint32
 	levelDepth := -1
-	initFP, initEnc := x.initial()
-	seen.insert(initFP, noParent)
-	if g != nil {
-		g.add(0, initFP)
-	}
-	fr.push(0, initFP, initEnc)
-
 	var pops uint64
+	if ck := r.resumed; ck != nil {
+		fr, levelDepth, levelEnd, pops = ck.queue(), ck.levelDepth, ck.levelEnd, ck.pops
+	} else {
+		if mode != noLiveness {
+			seen.numbered()
+		}
+		initFP, initEnc := x.initial()
+		seen.insert(initFP, noParent)
+		if g != nil {
+			g.add(0, initFP)
+		}
+		fr.push(0, initFP, initEnc)
+	}
+
 	for {
 		depth, fp, enc, ok := fr.pop()
 		if !ok {
@@ -260,7 +278,13 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			break
 		}
 		if pops++; pops&1023 == 0 {
-			if stop := r.poll(fr.size(), fr.bytes()); stop != "" {
+			stop := r.poll(fr.size(), fr.bytes())
+			if r.ckpt != nil && (stop != "" || r.ckpt.due()) {
+				if s := r.save(engineSerial, serialFrontier(fr.(*queue), levelDepth, levelEnd, pops)); s != "" {
+					stop = s
+				}
+			}
+			if stop != "" {
 				rep.Bound = stop
 				break
 			}
@@ -286,6 +310,10 @@ type run[S, M any] struct {
 	badProp, why  string
 	lastProgress  time.Time
 	progressEvery time.Duration
+
+	mode    livenessMode
+	ckpt    *checkpointer // nil: no checkpoints
+	resumed *Checkpoint   // the state the search continues from, or nil
 }
 
 func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
@@ -305,6 +333,19 @@ func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
 	r.lastProgress, r.progressEvery = r.start, opts.ProgressInterval
 	if r.progressEvery == 0 {
 		r.progressEvery = time.Second
+	}
+	r.mode = mode
+	if mode != livenessGraph && opts.Strategy == BFS {
+		if opts.Checkpoint != "" {
+			r.ckpt = &checkpointer{path: opts.Checkpoint, every: opts.CheckpointEvery, last: r.start, kill: opts.checkpointKill}
+			if r.ckpt.every <= 0 {
+				r.ckpt.every = DefaultCheckpointEvery
+			}
+		}
+		if opts.Resume != nil {
+			r.resumed = opts.Resume
+			r.resume(opts.Resume)
+		}
 	}
 	return r
 }

@@ -38,18 +38,38 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			ws[i].term = newTerminals(len(sp.Liveness), sp.System.N())
 		}
 	}
-	initFP, initEnc := ws[0].x.initial()
-	seen.insert(initFP, noParent)
 	level := &levelBuf{}
-	level.add(initFP, initEnc)
-	fps := []uint64{key(initFP)} // the level's states, in order
-	var base uint64              // the BFS position of the level's first state
+	var fps []uint64 // the level's states, in order
+	var base uint64  // the BFS position of the level's first state
+	start := 0
+	if ck := r.resumed; ck != nil {
+		level, fps = ck.level()
+		base, start = ck.base, ck.levelDepth
+	} else {
+		initFP, initEnc := ws[0].x.initial()
+		seen.insert(initFP, noParent)
+		level.add(initFP, initEnc)
+		fps = append(fps, key(initFP))
+	}
 
-	for depth := 0; level.n > 0; depth++ {
+	for depth := start; level.n > 0; depth++ {
+		if r.ckpt.due() {
+			if stop := r.save(engineLevels, levelsFrontier(level, depth, base)); stop != "" {
+				rep.Bound = stop
+				break
+			}
+		}
 		rep.Depth = depth
 		lv := &levelRun{level: level, depth: depth, base: base, outdeg: make([]uint32, level.n)}
 		lv.cut.Store(^uint64(0))
 		if stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) }); stop != "" {
+			if r.ckpt != nil {
+				// Nothing of this level is kept yet: the checkpoint is
+				// the state at its start.
+				if s := r.save(engineLevels, levelsFrontier(level, depth, base)); s != "" {
+					stop = s
+				}
+			}
 			rep.Bound = stop
 			break
 		}

@@ -17,6 +17,9 @@ type Target interface {
 	Simulate() Simulation
 	// Shrink shortens a violating list of actions; see Spec.Shrink.
 	Shrink(path []string, prop string) []string
+	// CheckpointError says why opts cannot checkpoint or resume; see
+	// Spec.CheckpointError.
+	CheckpointError(opts Options) error
 }
 
 var _ Target = (*Spec[int, int])(nil)

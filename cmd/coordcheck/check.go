@@ -69,6 +69,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
 	workers := fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
+	var ckf checkpointFlags
+	fs.StringVar(&ckf.path, "checkpoint", "", "BFS: write the search state to this file now and then, and when stopped early")
+	fs.DurationVar(&ckf.every, "checkpoint-every", checker.DefaultCheckpointEvery, "how often to write -checkpoint")
+	fs.StringVar(&ckf.resume, "resume", "", "BFS: continue the search from this checkpoint file")
 	if err := fs.Parse(rest); err != nil {
 		if err == flag.ErrHelp {
 			printCheckHelp(stdout, entry)
@@ -132,6 +136,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		if target, err = target.Without(skipped); err != nil {
 			return 0, usageError("-skip: %v", err)
 		}
+	}
+
+	fs.Visit(func(f *flag.Flag) { ckf.everySet = ckf.everySet || f.Name == "checkpoint-every" })
+	identity := fmt.Sprintf("%s %s network=%s faults=%s timers=%s ordering=%v app-msgs=%d skip=%s",
+		name, values, cfg.Network, cfg.Faults, cfg.Timers, cfg.Ordering, cfg.AppMsgs, *skip)
+	if err := ckf.apply(&opts, target, identity, stderr); err != nil {
+		return 0, usageError("%v", err)
 	}
 
 	stop := make(chan struct{})
@@ -313,6 +324,10 @@ search flags:
   -workers N           goroutines to search on, for BFS, random and swarm
                        (default 0: one per core); any number gives the same result
   -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)
+  -checkpoint FILE     BFS: write the search state to FILE (atomically) every
+                       -checkpoint-every (default 1m) and when stopped early
+  -resume FILE         BFS: continue from a checkpoint of the same check; the
+                       result is that of a search never stopped
 
 exit codes: 0 pass, 1 violated, 2 bad usage, 3 inconclusive (a bound was reached)
 `)
