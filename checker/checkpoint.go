@@ -337,6 +337,7 @@ func (ck *Checkpoint) queue() *queue {
 	if len(q.chunks) == 0 {
 		q.head = 0
 	}
+	ck.chunks = nil // copied: freed as the search goes on
 	return q
 }
 
@@ -353,6 +354,7 @@ func (ck *Checkpoint) level() (*levelBuf, []uint64) {
 			fps = append(fps, key(fp))
 		}
 	}
+	ck.chunks = nil
 	return l, fps
 }
 

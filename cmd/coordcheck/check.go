@@ -184,6 +184,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	code := rep.Verdict.ExitCode()
+	if ckf.path != "" && rep.Liveness == "graph" {
+		fmt.Fprintln(stderr, "coordcheck: the state graph may have cycles, so the liveness check kept it and wrote no checkpoint once it started again (-liveness=false checkpoints throughout)")
+	}
 
 	if *out != "" && rep.Counterexample != nil {
 		f := counterexamples.FromTrace(name, values.Map(), cfg, rep.Counterexample)
