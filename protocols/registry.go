@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -111,14 +112,23 @@ func (e Entry) Values(given map[string]string) (Values, error) {
 	return v, nil
 }
 
-// BuildWith is Values followed by the entry's Build; it returns the values used.
+// BuildWith is Values followed by the entry's Build; it returns the values
+// used. Ordering asked of a protocol whose spec has no ordering property
+// is an error: it could not take effect.
 func (e Entry) BuildWith(given map[string]string, cfg model.Config) (checker.Target, Values, error) {
 	v, err := e.Values(given)
 	if err != nil {
 		return nil, v, err
 	}
 	t, err := e.Build(v, cfg)
-	return t, v, err
+	if err != nil {
+		return nil, v, err
+	}
+	if cfg.Ordering && !slices.Contains(t.PropertyNames(), invariants.HappenedBeforeOrderName) {
+		return nil, v, fmt.Errorf("ordering: %s does not report %s (its requests are not ordered by happened-before)",
+			e.Name, invariants.HappenedBeforeOrderName)
+	}
+	return t, v, nil
 }
 
 // Get returns the value of parameter name ("" when there is none).

@@ -22,7 +22,32 @@ type lincheckJSON struct {
 	TimeoutNS     int64  `json:"timeout_ns"`
 	HTML          string `json:"html,omitempty"`
 	HTMLError     string `json:"html_error,omitempty"`
-	ExitCode      int    `json:"exit_code"`
+	// FailingKeys names the keys whose operations do not linearize.
+	FailingKeys []string `json:"failing_keys,omitempty"`
+	// Minimal is the smallest failing sub-history, when the history is
+	// not linearizable.
+	Minimal  *minimalJSON `json:"minimal,omitempty"`
+	ExitCode int          `json:"exit_code"`
+}
+
+// minimalJSON is the smallest failing sub-history in `lincheck -json`.
+type minimalJSON struct {
+	Key        string      `json:"key"`
+	Of         int         `json:"of"`
+	Minimal    bool        `json:"minimal"`
+	Checks     int         `json:"checks"`
+	HTML       string      `json:"html,omitempty"`
+	Operations []minimalOp `json:"operations"`
+}
+
+// minimalOp is one operation of the smallest failing sub-history: its
+// process, the lines of its invocation and completion (0: never
+// completed, or its outcome is unknown) and what it did.
+type minimalOp struct {
+	Process   int64  `json:"process"`
+	Invoke    int64  `json:"invoke_line"`
+	Complete  int64  `json:"complete_line"`
+	Operation string `json:"operation"`
 }
 
 const lincheckHelp = `usage: coordcheck lincheck [flags] FILE
@@ -36,12 +61,19 @@ or Jepsen log lines such as
 invocations never completed) may or may not have happened.
 
 flags:
-  -model register|cas-register|kv
+  -model register|cas-register|kv|kv-append
                  the sequential specification (default cas-register, which
                  also reads register histories); kv values are [key value]
+                 tuples with :read/:write/:cas; kv-append events carry a
+                 :key and are :get/:put/:append of strings
+  -minimize D    when the history is not linearizable, spend at most D
+                 cutting it down to a smallest failing sub-history
+                 (default 10s; 0: do not)
   -timeout D     give up after D, e.g. 30s; 0: no limit (default 10s)
   -html FILE     write porcupine's HTML visualization to FILE (default: to
-                 HISTORY.html when the history is not linearizable; none: never)
+                 HISTORY.html when the history is not linearizable; none: never),
+                 and that of the smallest failing sub-history beside it
+                 (FILE with .min.html for .html)
   -json          print one JSON object (verdict, counts, timing, partitions)
 
 exit codes: 0 linearizable, 1 not linearizable, 2 bad usage or malformed
@@ -53,7 +85,8 @@ history, 3 unknown (the check timed out: not a pass)
 func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("lincheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	modelName := fs.String("model", string(linearizability.SpecCASRegister), "register, cas-register or kv")
+	modelName := fs.String("model", string(linearizability.SpecCASRegister), "register, cas-register, kv or kv-append")
+	minimize := fs.Duration("minimize", 10*time.Second, "time to spend on the smallest failing sub-history (0: none)")
 	timeout := fs.Duration("timeout", 10*time.Second, "give up after this long (0: no limit)")
 	html := fs.String("html", "", "write the visualization to this file (none: never)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
@@ -77,36 +110,66 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	if *timeout < 0 {
 		return 0, usageError("lincheck: -timeout %v: want 0 (no limit) or more", *timeout)
 	}
+	if *minimize < 0 {
+		return 0, usageError("lincheck: -minimize %v: want 0 (do not) or more", *minimize)
+	}
 
 	fh, err := os.Open(path)
 	if err != nil {
 		return 0, usageError("%v", err)
 	}
-	h, err := linearizability.ParseJepsen(fh, spec)
+	var size int64
+	if st, err := fh.Stat(); err == nil {
+		size = st.Size()
+	}
+	prog := startLinProgress(os.Stderr, size)
+	h, err := linearizability.ParseJepsen(prog.reader(fh), spec)
 	fh.Close()
 	if err != nil {
+		prog.stop()
 		return 0, usageError("%s: %v", path, err)
 	}
 	if len(h.Ops) == 0 && h.Failed == 0 {
+		prog.stop()
 		return 0, usageError("%s: no client operations in %d lines (an empty history is not evidence)", path, h.Lines)
 	}
+	prog.say(fmt.Sprintf("checking %s operations", group(uint64(len(h.Ops)))))
 	res := linearizability.Check(spec.Model(), h.Ops, *timeout)
 	code := res.Verdict.ExitCode()
 
 	out := lincheckJSON{File: path, Result: res, Processes: len(h.Processes), Failed: h.Failed,
 		Indeterminate: h.Indeterminate, TimeoutNS: int64(*timeout), ExitCode: code}
-	switch {
-	case *html == "none":
-	case *html != "":
-		if err := res.WriteVisualizationFile(*html); err != nil {
-			return 0, usageError("writing %s: %v", *html, err)
+	var minRes *linearizability.Result
+	if res.Verdict == linearizability.NotLinearizable {
+		for _, p := range res.Partitions {
+			if !p.Linearizable() && p.Linearized >= 0 {
+				out.FailingKeys = append(out.FailingKeys, p.Key)
+			}
 		}
-		out.HTML = *html
-	case res.Verdict == linearizability.NotLinearizable:
-		if err := res.WriteVisualizationFile(path + ".html"); err != nil {
+		if *minimize > 0 {
+			prog.say("cutting it down to a smallest failing sub-history")
+			out.Minimal, minRes = minimalOf(spec, h, *timeout, *minimize)
+		}
+	}
+	prog.stop()
+	htmlPath := *html
+	if htmlPath == "" && res.Verdict == linearizability.NotLinearizable {
+		htmlPath = path + ".html"
+	}
+	if htmlPath != "none" && htmlPath != "" {
+		if err := res.WriteVisualizationFile(htmlPath); err != nil {
+			if *html != "" {
+				return 0, usageError("writing %s: %v", htmlPath, err)
+			}
 			out.HTMLError = err.Error()
 		} else {
-			out.HTML = path + ".html"
+			out.HTML = htmlPath
+			if minRes != nil {
+				minPath := strings.TrimSuffix(htmlPath, ".html") + ".min.html"
+				if err := minRes.WriteVisualizationFile(minPath); err == nil {
+					out.Minimal.HTML = minPath
+				}
+			}
 		}
 	}
 
@@ -117,6 +180,28 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	}
 	printLincheck(stdout, out, *timeout)
 	return code, nil
+}
+
+// minimalOf cuts the history h, which is not linearizable, down to its
+// smallest failing sub-history within budget, and checks that part again
+// for its visualization.
+func minimalOf(spec linearizability.Spec, h *linearizability.History, timeout, budget time.Duration) (*minimalJSON, *linearizability.Result) {
+	m := spec.Model()
+	sub, ok := linearizability.Minimize(m, h.Ops, timeout, budget)
+	if !ok {
+		return nil, nil
+	}
+	mj := &minimalJSON{Key: sub.Key, Of: sub.Of, Minimal: sub.Minimal, Checks: sub.Checks}
+	end := int64(h.Lines) + 1
+	for _, op := range sub.Ops {
+		o := minimalOp{Process: h.Processes[op.Client], Invoke: op.Call,
+			Operation: m.DescribeOperation(op.Input, op.Output)}
+		if op.Return != end {
+			o.Complete = op.Return
+		}
+		mj.Operations = append(mj.Operations, o)
+	}
+	return mj, linearizability.Check(m, sub.Ops, timeout)
 }
 
 // parseFileAndFlags parses flags before and after the one file argument.
@@ -140,7 +225,7 @@ func parseFileAndFlags(fs *flag.FlagSet, args []string) (string, error) {
 func printLincheck(w io.Writer, o lincheckJSON, timeout time.Duration) {
 	r := o.Result
 	fmt.Fprintf(w, "lincheck %s: model %s, %d operations from %d processes", o.File, r.Model, r.Operations, o.Processes)
-	if r.Model == string(linearizability.SpecKV) {
+	if r.Model == string(linearizability.SpecKV) || r.Model == string(linearizability.SpecKVAppend) {
 		fmt.Fprintf(w, " on %d keys", len(r.Partitions))
 	}
 	if o.Indeterminate > 0 || o.Failed > 0 {
@@ -166,6 +251,29 @@ func printLincheck(w io.Writer, o lincheckJSON, timeout time.Duration) {
 		}
 	case linearizability.Unknown:
 		fmt.Fprintf(w, "verdict: unknown: the check timed out after %v before deciding; this is not a pass (raise -timeout)\n", timeout)
+	}
+	if m := o.Minimal; m != nil {
+		what := "the register"
+		if m.Key != "" {
+			what = "key " + m.Key
+		}
+		fmt.Fprintf(w, "smallest failing sub-history: %d of the %d operations of %s", len(m.Operations), m.Of, what)
+		if m.Minimal {
+			fmt.Fprintln(w, "; not linearizable, and linearizable without any one of them (and the reads only it explains):")
+		} else {
+			fmt.Fprintln(w, " (the search ran out of time: it fails, but may not be the smallest):")
+		}
+		fmt.Fprintf(w, "  %-8s %-10s %-10s %s\n", "process", "invoke", "complete", "operation")
+		for _, op := range m.Operations {
+			done := "-"
+			if op.Complete > 0 {
+				done = fmt.Sprintf("line %d", op.Complete)
+			}
+			fmt.Fprintf(w, "  %-8d %-10s %-10s %s\n", op.Process, fmt.Sprintf("line %d", op.Invoke), done, op.Operation)
+		}
+		if m.HTML != "" {
+			fmt.Fprintf(w, "its visualization written to %s\n", m.HTML)
+		}
 	}
 	switch {
 	case o.HTML != "":

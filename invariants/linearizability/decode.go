@@ -2,9 +2,13 @@ package linearizability
 
 import "fmt"
 
-// decodeInput reads the input of an :invoke of function f with value v.
-func decodeInput(spec Spec, f string, v edn) (Input, error) {
+// decodeInput reads the input of an :invoke event.
+func decodeInput(spec Spec, ev event) (Input, error) {
+	if spec == SpecKVAppend {
+		return decodeKVAppendInput(ev)
+	}
 	var in Input
+	v := ev.value
 	if spec == SpecKV {
 		key, x, err := splitKey(v)
 		if err != nil {
@@ -13,7 +17,7 @@ func decodeInput(spec Spec, f string, v edn) (Input, error) {
 		in.Key, v = key, x
 	}
 	var err error
-	switch f {
+	switch ev.f {
 	case "read":
 		in.Op = Read
 		if v.kind != ednNil {
@@ -37,14 +41,101 @@ func decodeInput(spec Spec, f string, v edn) (Input, error) {
 	return in, err
 }
 
-// decodeOutput reads the output of an :ok completion with value v of the
-// invocation in, whose value was invoked.
-func decodeOutput(spec Spec, in Input, invoked, v edn) (Output, error) {
-	if in.Op != Read {
+// shapeOf refuses an event of the other history shape, naming the model
+// that reads it: the :key shape with :get, :put and :append in a register
+// or tuple-kv history, and the reverse.
+func shapeOf(spec Spec, ev event) error {
+	if spec == SpecKVAppend {
+		switch ev.f {
+		case "get", "put", "append":
+			return nil
+		}
+		return fmt.Errorf(":f :%s is not an operation of the kv-append model (want :get, :put or :append; :read, :write and :cas are -model %s)", ev.f, SpecCASRegister)
+	}
+	switch {
+	case ev.hasKey:
+		return fmt.Errorf(":key %s: an event of the key-value :key shape (use -model kv-append)", ev.key)
+	case ev.f == "get" || ev.f == "put" || ev.f == "append":
+		return fmt.Errorf(":f :%s is an operation of the kv-append model (use -model kv-append)", ev.f)
+	}
+	return nil
+}
+
+// decodeKVAppendInput reads an :invoke of the kv-append shape:
+// {:f :get|:put|:append, :key K, :value V}.
+func decodeKVAppendInput(ev event) (Input, error) {
+	var in Input
+	key, err := kvAppendKey(ev)
+	if err != nil {
+		return in, err
+	}
+	in.Key = key
+	switch ev.f {
+	case "get":
+		in.Op = Get
+		if ev.value.kind != ednNil {
+			return in, fmt.Errorf(":invoke :get with value %s: want nil", ev.value)
+		}
+		return in, nil
+	case "put":
+		in.Op = Put
+	case "append":
+		in.Op = Append
+	}
+	in.Arg, err = decodeText(ev.value)
+	return in, err
+}
+
+// kvAppendKey returns the event's :key, refusing the tuple shape.
+func kvAppendKey(ev event) (string, error) {
+	if !ev.hasKey {
+		if _, _, err := splitKey(ev.value); err == nil {
+			return "", fmt.Errorf("value %s is a [key value] pair but the event has no :key: this line has the tuple shape of -model kv, the history mixes shapes", ev.value)
+		}
+		return "", fmt.Errorf("no :key: the kv-append model reads {:f :get|:put|:append, :key K, :value V}")
+	}
+	switch k := ev.key; k.kind {
+	case ednKeyword, ednInt, ednString:
+		return k.String(), nil
+	}
+	return "", fmt.Errorf(":key %s: want a keyword, an integer or a string", ev.key)
+}
+
+// decodeText reads a kv-append value: a string, or an integer taken as
+// its decimal text; nil is the empty string (a missing key reads as
+// empty).
+func decodeText(v edn) (Value, error) {
+	switch v.kind {
+	case ednString:
+		return Str(v.s), nil
+	case ednInt:
+		return Str(v.String()), nil
+	case ednNil:
+		return Str(""), nil
+	}
+	return Nil, fmt.Errorf("value %s: want a string", v)
+}
+
+// decodeOutput reads the output of an :ok completion ev of the invocation
+// in, whose value was invoked.
+func decodeOutput(spec Spec, in Input, invoked edn, ev event) (Output, error) {
+	v := ev.value
+	if spec == SpecKVAppend && ev.hasKey {
+		if key, err := kvAppendKey(ev); err != nil {
+			return Output{}, err
+		} else if key != in.Key {
+			return Output{}, fmt.Errorf(":ok :%s of key %s, but it was invoked on key %s", in.Op, key, in.Key)
+		}
+	}
+	if in.Op != Read && in.Op != Get {
 		if v.String() != invoked.String() {
 			return Output{}, fmt.Errorf(":ok :%s with value %s, but it was invoked with %s", in.Op, v, invoked)
 		}
 		return Output{}, nil
+	}
+	if spec == SpecKVAppend {
+		val, err := decodeText(v)
+		return Output{Value: val}, err
 	}
 	if spec == SpecKV {
 		key, x, err := splitKey(v)

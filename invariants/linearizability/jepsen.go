@@ -21,10 +21,13 @@ const (
 	// SpecKV is [KV]: :read, :write and :cas on independent keys, each
 	// value a [key value] pair (Jepsen's independent workloads).
 	SpecKV Spec = "kv"
+	// SpecKVAppend is [KVAppend]: :get, :put and :append of strings, the
+	// key in each event's :key field ({:f :append, :key "4", :value "x"}).
+	SpecKVAppend Spec = "kv-append"
 )
 
 // Specs lists the specifications.
-func Specs() []Spec { return []Spec{SpecRegister, SpecCASRegister, SpecKV} }
+func Specs() []Spec { return []Spec{SpecRegister, SpecCASRegister, SpecKV, SpecKVAppend} }
 
 // ParseSpec returns the specification with the given name.
 func ParseSpec(name string) (Spec, error) {
@@ -49,6 +52,8 @@ func (s Spec) Model() Model[Value, Input, Output] {
 		return CASRegister()
 	case SpecKV:
 		return KV()
+	case SpecKVAppend:
+		return KVAppend()
 	}
 	panic(fmt.Sprintf("linearizability: unknown spec %q", string(s)))
 }
@@ -105,7 +110,7 @@ func ParseJepsen(r io.Reader, spec Spec) (*History, error) {
 	if _, err := ParseSpec(string(spec)); err != nil {
 		return nil, err
 	}
-	p := &pairer{spec: spec, pending: map[int64]int{}}
+	p := &pairer{spec: spec, pending: map[int64]openOp{}}
 	var lr lineReader
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -132,90 +137,104 @@ func ParseJepsen(r io.Reader, spec Spec) (*History, error) {
 	return p.history(line), nil
 }
 
-// pairer pairs invocations with completions.
+// pairer pairs invocations with completions as the lines stream by. It
+// keeps each operation in its compact form from its invocation on, and
+// the events themselves only while the operation is open, so the parse
+// holds the operations and, beyond them, memory in proportion to the
+// operations open at once.
 type pairer struct {
 	spec    Spec
-	ops     []pairedOp
-	pending map[int64]int // process -> index in ops of its pending invocation
+	ops     []Operation[Input, Output] // in invocation order; Client is set by history
+	procs   []int64                    // the process of each operation
+	outcome []string                   // "" while open, then "ok", "fail" or "info"
+	pending map[int64]openOp           // process -> its open invocation
+	failed  int
 }
 
-type pairedOp struct {
-	invoke, done event // done.line is 0 while the operation is pending
-	in           Input
-	out          Output
+// openOp is an invocation waiting for its completion.
+type openOp struct {
+	op     int // index in ops
+	invoke event
 }
 
 func (p *pairer) add(ev event) error {
-	i, busy := p.pending[ev.process]
+	if err := shapeOf(p.spec, ev); err != nil {
+		return err
+	}
+	open, busy := p.pending[ev.process]
 	if ev.typ == "invoke" {
 		if busy {
-			inv := p.ops[i].invoke
+			inv := open.invoke
 			return fmt.Errorf("process %d invokes :%s while its :%s from line %d is pending", ev.process, ev.f, inv.f, inv.line)
 		}
-		in, err := decodeInput(p.spec, ev.f, ev.value)
+		in, err := decodeInput(p.spec, ev)
 		if err != nil {
 			return err
 		}
-		p.pending[ev.process] = len(p.ops)
-		p.ops = append(p.ops, pairedOp{invoke: ev, in: in})
+		p.pending[ev.process] = openOp{op: len(p.ops), invoke: ev}
+		p.ops = append(p.ops, Operation[Input, Output]{Input: in, Call: int64(ev.line)})
+		p.procs = append(p.procs, ev.process)
+		p.outcome = append(p.outcome, "")
 		return nil
 	}
 	if !busy {
 		return fmt.Errorf(":%s :%s of process %d completes no pending :invoke", ev.typ, ev.f, ev.process)
 	}
-	op := &p.ops[i]
-	if ev.f != op.invoke.f {
-		return fmt.Errorf(":%s :%s of process %d completes its :invoke :%s from line %d", ev.typ, ev.f, ev.process, op.invoke.f, op.invoke.line)
+	inv := open.invoke
+	if ev.f != inv.f {
+		return fmt.Errorf(":%s :%s of process %d completes its :invoke :%s from line %d", ev.typ, ev.f, ev.process, inv.f, inv.line)
 	}
 	delete(p.pending, ev.process)
-	op.done = ev
+	op := &p.ops[open.op]
+	p.outcome[open.op] = ev.typ
+	note := fmt.Sprintf("process %d, :invoke line %d", ev.process, inv.line)
 	switch ev.typ {
 	case "ok":
-		out, err := decodeOutput(p.spec, op.in, op.invoke.value, ev.value)
+		out, err := decodeOutput(p.spec, op.Input, inv.value, ev)
 		if err != nil {
-			return fmt.Errorf("%v (invoked on line %d)", err, op.invoke.line)
+			return fmt.Errorf("%v (invoked on line %d)", err, inv.line)
 		}
-		op.out = out
+		op.Output, op.Return = out, int64(ev.line)
+		note += fmt.Sprintf(", :ok line %d", ev.line)
 	case "info":
-		op.out = Output{Unknown: true}
+		op.Output = Output{Unknown: true}
+		note += fmt.Sprintf(", :info line %d (may or may not have happened)", ev.line)
+	case "fail":
+		p.failed++
 	}
+	op.Note = note
 	return nil
 }
 
-// history builds the operations once every line is read.
+// history builds the operations once every line is read: it drops the
+// :fail ones, numbers the clients, and ends the operations whose outcome
+// is unknown after every event.
 func (p *pairer) history(lines int) *History {
-	h := &History{Lines: lines}
+	h := &History{Lines: lines, Failed: p.failed}
 	var procs []int64
-	for _, op := range p.ops {
-		if op.done.typ != "fail" {
-			procs = append(procs, op.invoke.process)
+	for i, pr := range p.procs {
+		if p.outcome[i] != "fail" {
+			procs = append(procs, pr)
 		}
 	}
 	slices.Sort(procs)
 	h.Processes = slices.Compact(procs)
 	end := int64(lines) + 1
-	for _, op := range p.ops {
-		o := Operation[Input, Output]{Input: op.in, Output: op.out, Call: int64(op.invoke.line)}
-		o.Client, _ = slices.BinarySearch(h.Processes, op.invoke.process)
-		note := fmt.Sprintf("process %d, :invoke line %d", op.invoke.process, op.invoke.line)
-		switch op.done.typ {
+	h.Ops = p.ops[:0]
+	for i, o := range p.ops {
+		switch p.outcome[i] {
 		case "fail":
-			h.Failed++
 			continue
-		case "ok":
-			o.Return = int64(op.done.line)
-			note += fmt.Sprintf(", :ok line %d", op.done.line)
 		case "info":
 			o.Return = end
-			note += fmt.Sprintf(", :info line %d (may or may not have happened)", op.done.line)
-		default:
+		case "":
 			o.Return, o.Output = end, Output{Unknown: true}
-			note += ", never completed (may or may not have happened)"
+			o.Note = fmt.Sprintf("process %d, :invoke line %d, never completed (may or may not have happened)", p.procs[i], o.Call)
 		}
 		if o.Output.Unknown {
 			h.Indeterminate++
 		}
-		o.Note = note
+		o.Client, _ = slices.BinarySearch(h.Processes, p.procs[i])
 		h.Ops = append(h.Ops, o)
 	}
 	return h

@@ -12,6 +12,8 @@ type event struct {
 	typ     string // "invoke", "ok", "fail" or "info"
 	f       string
 	value   edn // nil when absent; not read on log lines of :fail and :info
+	key     edn // the :key field of an EDN map (the kv-append shape)
+	hasKey  bool
 }
 
 // lineReader turns the lines of a history into events. It detects the
@@ -102,6 +104,7 @@ func (lr *lineReader) parseEDN(t string, line int) (event, bool, error) {
 		return ev, false, err
 	}
 	ev.value, _ = m.get("value")
+	ev.key, ev.hasKey = m.get("key")
 	return ev, true, nil
 }
 
@@ -167,11 +170,11 @@ func eventType(v edn) (string, error) {
 func function(v edn) (string, error) {
 	if v.kind == ednKeyword {
 		switch v.s {
-		case "read", "write", "cas":
+		case "read", "write", "cas", "get", "put", "append":
 			return v.s, nil
 		}
 	}
-	return "", fmt.Errorf(":f %s: want :read, :write or :cas", v)
+	return "", fmt.Errorf(":f %s: want :read, :write or :cas (register, cas-register, kv) or :get, :put or :append (kv-append)", v)
 }
 
 func isProcess(w string) bool {
