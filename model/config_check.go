@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -64,4 +65,41 @@ func (f Faults) crashSpec() string {
 	only := Faults{CrashNodes: f.CrashNodes}
 	only.Budget[Crash] = f.Budget[Crash]
 	return only.String()
+}
+
+// CheckActionNodes returns an error naming a node that action line (as
+// FormatAction writes it: "input p2 request", "deliver p0->p1 ...",
+// "partition {p0,p1}|{p2}") names but the system does not have, or nil.
+// A replay says so rather than that the action "no longer applies".
+func (sys *System[S, M]) CheckActionNodes(line string) error {
+	word, rest, _ := strings.Cut(NormalizeAction(line), " ")
+	who, _, _ := strings.Cut(rest, " ")
+	var names []string
+	switch word {
+	case "input", "fire", "crash", "restart":
+		names = []string{who}
+	case "deliver", "drop", "dup", "send":
+		from, to, _ := strings.Cut(who, "->")
+		names = []string{from, to}
+	case "partition":
+		names = strings.FieldsFunc(who, func(r rune) bool { return r == '{' || r == '}' || r == ',' || r == '|' })
+	}
+	for _, s := range names {
+		if len(s) < 2 || s[0] != 'p' {
+			continue // not a node id: the action will not match, and the replay says so
+		}
+		id, err := strconv.Atoi(s[1:])
+		if err == nil && (id < 0 || id >= sys.n) {
+			return fmt.Errorf("%s is not a node of this configuration (the nodes are p0..%s)", clipNode(s), NodeID(sys.n-1))
+		}
+	}
+	return nil
+}
+
+// clipNode cuts an overlong node name for an error message.
+func clipNode(s string) string {
+	if len(s) > 12 {
+		return s[:12] + "..."
+	}
+	return s
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -79,7 +80,7 @@ type UnknownError struct{ Name string }
 
 // Error lists the valid protocol names.
 func (e *UnknownError) Error() string {
-	return fmt.Sprintf("unknown protocol %q (valid: %s)", e.Name, strings.Join(Names(), ", "))
+	return fmt.Sprintf("unknown protocol %s (valid: %s)", clip.Quote(e.Name), strings.Join(Names(), ", "))
 }
 
 // Values holds a value for every parameter of an entry, in the entry's
@@ -105,7 +106,7 @@ func (e Entry) Values(given map[string]string) (Values, error) {
 	for _, k := range keys {
 		i := slices.Index(v.names, k)
 		if i < 0 {
-			return Values{}, fmt.Errorf("protocol %s has no parameter %q (valid: %s)", e.Name, k, strings.Join(v.names, ", "))
+			return Values{}, fmt.Errorf("protocol %s has no parameter %s (valid: %s)", e.Name, clip.Quote(k), strings.Join(v.names, ", "))
 		}
 		v.vals[i] = given[k]
 	}
@@ -125,8 +126,7 @@ func (e Entry) BuildWith(given map[string]string, cfg model.Config) (checker.Tar
 		return nil, v, err
 	}
 	if cfg.Ordering && !slices.Contains(t.PropertyNames(), invariants.HappenedBeforeOrderName) {
-		return nil, v, fmt.Errorf("ordering: %s does not report %s (its requests are not ordered by happened-before)",
-			e.Name, invariants.HappenedBeforeOrderName)
+		return nil, v, fmt.Errorf("ordering has no effect: the protocol checks no %s property", invariants.HappenedBeforeOrderName)
 	}
 	return t, v, nil
 }
@@ -144,7 +144,7 @@ func (v Values) Int(name string, lo, hi int) (int, error) {
 	s := v.Get(name)
 	x, err := strconv.Atoi(s)
 	if err != nil || x < lo || x > hi {
-		return 0, fmt.Errorf("parameter %s=%q: want an integer from %d to %d", name, s, lo, hi)
+		return 0, fmt.Errorf("parameter %s=%s: want an integer from %d to %d", name, clip.Quote(s), lo, hi)
 	}
 	return x, nil
 }

@@ -3,17 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/coordcheck/coordcheck/checker"
 )
 
-// checkpointFlags are check's -checkpoint, -checkpoint-every and -resume.
+// checkpointFlags are check's -checkpoint, -checkpoint-every and -resume
+// (validate.go refuses them outside BFS).
 type checkpointFlags struct {
 	path, resume string
 	every        time.Duration
-	everySet     bool
 }
 
 // apply sets opts to write and resume checkpoints as the flags ask, for
@@ -22,9 +21,6 @@ type checkpointFlags struct {
 // a resumed file that is damaged or was written for another check.
 func (c *checkpointFlags) apply(opts *checker.Options, target checker.Target, identity string, stderr io.Writer) error {
 	if c.path == "" && c.resume == "" {
-		if c.everySet {
-			return fmt.Errorf("-checkpoint-every needs -checkpoint FILE")
-		}
 		return nil
 	}
 	if c.every <= 0 {
@@ -36,13 +32,9 @@ func (c *checkpointFlags) apply(opts *checker.Options, target checker.Target, id
 	}
 	if c.path != "" {
 		// Found now, not at the first checkpoint a minute in.
-		tmp := c.path + ".tmp"
-		f, err := os.Create(tmp)
-		if err != nil {
-			return fmt.Errorf("-checkpoint: %v", err)
+		if err := checkWritable("checkpoint", c.path); err != nil {
+			return err
 		}
-		f.Close()
-		os.Remove(tmp)
 	}
 	if c.resume != "" {
 		ck, err := checker.LoadCheckpoint(c.resume)

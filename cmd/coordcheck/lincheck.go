@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants/linearizability"
+	"github.com/coordcheck/coordcheck/protocols/coordination"
 )
 
 // lincheckJSON is the one object `lincheck -json` prints.
@@ -66,6 +68,13 @@ flags:
                  also reads register histories); kv values are [key value]
                  tuples with :read/:write/:cas; kv-append events carry a
                  :key and are :get/:put/:append of strings
+  -model znode   the coordination service's API (create with ephemeral and
+                 sequential flags, delete, setData and getData with
+                 versions, exists, getChildren, closeSession), judged with
+                 the tree the checker's replicas apply; see
+                 protocols/coordination/znode.go for the event shapes
+  -znodes P,Q    with -model znode: the znodes the tree starts with (besides
+                 the root), e.g. /lock,/x
   -minimize D    when the history is not linearizable, spend at most D
                  cutting it down to a smallest failing sub-history
                  (default 10s; 0: do not)
@@ -85,7 +94,8 @@ history, 3 unknown (the check timed out: not a pass)
 func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("lincheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	modelName := fs.String("model", string(linearizability.SpecCASRegister), "register, cas-register, kv or kv-append")
+	modelName := fs.String("model", string(linearizability.SpecCASRegister), "register, cas-register, kv, kv-append or znode")
+	znodes := fs.String("znodes", "", "with -model znode: the znodes the tree starts with, besides the root")
 	minimize := fs.Duration("minimize", 10*time.Second, "time to spend on the smallest failing sub-history (0: none)")
 	timeout := fs.Duration("timeout", 10*time.Second, "give up after this long (0: no limit)")
 	html := fs.String("html", "", "write the visualization to this file (none: never)")
@@ -98,14 +108,10 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		var valid []string
 		fs.VisitAll(func(f *flag.Flag) { valid = append(valid, "-"+f.Name) })
-		return 0, usageError("lincheck: %v (valid flags: %s)", err, strings.Join(valid, " "))
+		return 0, usageError("lincheck: %s (valid flags: %s)", flagErr(err), strings.Join(valid, " "))
 	}
 	if path == "" {
 		return 0, usageError("lincheck needs one history file")
-	}
-	spec, err := linearizability.ParseSpec(*modelName)
-	if err != nil {
-		return 0, usageError("lincheck: %v", err)
 	}
 	if *timeout < 0 {
 		return 0, usageError("lincheck: -timeout %v: want 0 (no limit) or more", *timeout)
@@ -113,7 +119,51 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 	if *minimize < 0 {
 		return 0, usageError("lincheck: -minimize %v: want 0 (do not) or more", *minimize)
 	}
+	if *html != "" && *html != "none" {
+		if err := checkWritable("html", *html); err != nil {
+			return 0, err
+		}
+	}
+	lc := lincheck{path: path, timeout: *timeout, minimize: *minimize, html: *html, json: *asJSON, stdout: stdout}
+	if *modelName == "znode" {
+		var initial []string
+		if *znodes != "" {
+			initial = strings.Split(*znodes, ",")
+			for _, z := range initial {
+				if !strings.HasPrefix(z, "/") || z == "/" {
+					return 0, usageError("lincheck: -znodes %q: want paths such as /lock,/x", *znodes)
+				}
+			}
+		}
+		return judgeHistory(lc, coordination.ZnodeModel(initial), coordination.ZnodeDecoder{})
+	}
+	if *znodes != "" {
+		return 0, usageError("lincheck: -znodes goes with -model znode")
+	}
+	spec, err := linearizability.ParseSpec(*modelName)
+	if err != nil {
+		var names []string
+		for _, s := range linearizability.Specs() {
+			names = append(names, string(s))
+		}
+		return 0, usageError("lincheck: unknown model %s (valid: %s, znode)", clip.Quote(*modelName), strings.Join(names, ", "))
+	}
+	return judgeHistory(lc, spec.Model(), linearizability.DecoderOf(spec))
+}
 
+// lincheck is what cmdLincheck was asked.
+type lincheck struct {
+	path              string
+	timeout, minimize time.Duration
+	html              string
+	json              bool
+	stdout            io.Writer
+}
+
+// judgeHistory reads the history with dec, checks it against m, cuts a
+// failing one down, writes the visualizations and reports.
+func judgeHistory[S, I, O any](lc lincheck, m linearizability.Model[S, I, O], dec linearizability.Decoder[I, O]) (int, error) {
+	path := lc.path
 	fh, err := os.Open(path)
 	if err != nil {
 		return 0, usageError("%v", err)
@@ -123,7 +173,7 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 		size = st.Size()
 	}
 	prog := startLinProgress(os.Stderr, size)
-	h, err := linearizability.ParseJepsen(prog.reader(fh), spec)
+	h, err := linearizability.ParseHistory(prog.reader(fh), dec)
 	fh.Close()
 	if err != nil {
 		prog.stop()
@@ -134,11 +184,11 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 		return 0, usageError("%s: no client operations in %d lines (an empty history is not evidence)", path, h.Lines)
 	}
 	prog.say(fmt.Sprintf("checking %s operations", group(uint64(len(h.Ops)))))
-	res := linearizability.Check(spec.Model(), h.Ops, *timeout)
+	res := linearizability.Check(m, h.Ops, lc.timeout)
 	code := res.Verdict.ExitCode()
 
 	out := lincheckJSON{File: path, Result: res, Processes: len(h.Processes), Failed: h.Failed,
-		Indeterminate: h.Indeterminate, TimeoutNS: int64(*timeout), ExitCode: code}
+		Indeterminate: h.Indeterminate, TimeoutNS: int64(lc.timeout), ExitCode: code}
 	var minRes *linearizability.Result
 	if res.Verdict == linearizability.NotLinearizable {
 		for _, p := range res.Partitions {
@@ -146,19 +196,19 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 				out.FailingKeys = append(out.FailingKeys, p.Key)
 			}
 		}
-		if *minimize > 0 {
+		if lc.minimize > 0 {
 			prog.say("cutting it down to a smallest failing sub-history")
-			out.Minimal, minRes = minimalOf(spec, h, *timeout, *minimize)
+			out.Minimal, minRes = minimalOf(m, h, lc.timeout, lc.minimize)
 		}
 	}
 	prog.stop()
-	htmlPath := *html
+	htmlPath := lc.html
 	if htmlPath == "" && res.Verdict == linearizability.NotLinearizable {
 		htmlPath = path + ".html"
 	}
 	if htmlPath != "none" && htmlPath != "" {
 		if err := res.WriteVisualizationFile(htmlPath); err != nil {
-			if *html != "" {
+			if lc.html != "" {
 				return 0, usageError("writing %s: %v", htmlPath, err)
 			}
 			out.HTMLError = err.Error()
@@ -173,20 +223,19 @@ func cmdLincheck(args []string, stdout io.Writer) (int, error) {
 		}
 	}
 
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
+	if lc.json {
+		enc := json.NewEncoder(lc.stdout)
 		enc.SetIndent("", "  ")
 		return code, enc.Encode(out)
 	}
-	printLincheck(stdout, out, *timeout)
+	printLincheck(lc.stdout, out, lc.timeout)
 	return code, nil
 }
 
 // minimalOf cuts the history h, which is not linearizable, down to its
 // smallest failing sub-history within budget, and checks that part again
 // for its visualization.
-func minimalOf(spec linearizability.Spec, h *linearizability.History, timeout, budget time.Duration) (*minimalJSON, *linearizability.Result) {
-	m := spec.Model()
+func minimalOf[S, I, O any](m linearizability.Model[S, I, O], h *linearizability.HistoryOf[I, O], timeout, budget time.Duration) (*minimalJSON, *linearizability.Result) {
 	sub, ok := linearizability.Minimize(m, h.Ops, timeout, budget)
 	if !ok {
 		return nil, nil
@@ -217,7 +266,7 @@ func parseFileAndFlags(fs *flag.FlagSet, args []string) (string, error) {
 		return "", err
 	}
 	if fs.NArg() > 0 {
-		return "", fmt.Errorf("unexpected argument %q (one history file only)", fs.Arg(0))
+		return "", fmt.Errorf("unexpected argument %s (one history file only)", clip.Quote(fs.Arg(0)))
 	}
 	return path, nil
 }
@@ -238,7 +287,7 @@ func printLincheck(w io.Writer, o lincheckJSON, timeout time.Duration) {
 	case linearizability.NotLinearizable:
 		fmt.Fprintf(w, "verdict: not linearizable: no order of the operations is a legal run of %s (%.3fs)\n", r.Model, r.Elapsed.Seconds())
 		for _, p := range r.Partitions {
-			what := "the register"
+			what := whole(r.Model)
 			if p.Key != "" {
 				what = "key " + p.Key
 			}
@@ -253,7 +302,7 @@ func printLincheck(w io.Writer, o lincheckJSON, timeout time.Duration) {
 		fmt.Fprintf(w, "verdict: unknown: the check timed out after %v before deciding; this is not a pass (raise -timeout)\n", timeout)
 	}
 	if m := o.Minimal; m != nil {
-		what := "the register"
+		what := whole(r.Model)
 		if m.Key != "" {
 			what = "key " + m.Key
 		}
@@ -281,4 +330,12 @@ func printLincheck(w io.Writer, o lincheckJSON, timeout time.Duration) {
 	case o.HTMLError != "":
 		fmt.Fprintf(w, "visualization not written: %s\n", o.HTMLError)
 	}
+}
+
+// whole names what a model's unpartitioned history is about.
+func whole(model string) string {
+	if model == "znode" {
+		return "the tree"
+	}
+	return "the register"
 }

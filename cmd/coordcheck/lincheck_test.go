@@ -64,6 +64,7 @@ func hardHistoryFile(t *testing.T, dir string, n int) string {
 func TestLincheck(t *testing.T) {
 	dir := historyDir(t)
 	in := func(name string) string { return filepath.Join(dir, name) }
+	zdir := func(name string) string { return filepath.Join("../../protocols/coordination/testdata", name) }
 	cases := []struct {
 		args     []string
 		code     int
@@ -107,6 +108,15 @@ func TestLincheck(t *testing.T) {
 		{args: []string{in("kv-append-ok.edn")}, code: 2,
 			inStderr: ": line 6: :key \"4\": an event of the key-value :key shape (use -model kv-append)"},
 		{args: []string{"-minimize", "-1s", in("cas-ok.edn")}, code: 2, inStderr: "-minimize -1s"},
+		{args: []string{"-znodes", "/x", in("cas-ok.edn")}, code: 2, inStderr: "-znodes goes with -model znode"},
+		{args: []string{"-model", "znode", "-znodes", "x", zdir("znode-lock-ok.edn")}, code: 2, inStderr: `-znodes "x": want paths such as /lock,/x`},
+		{args: []string{"-model", "znode", zdir("znode-lock-ok.edn")}, code: 1,
+			inStdout: []string{"model znode, 10 operations from 4 processes", "verdict: not linearizable"}},
+		{args: []string{"-model", "znode", "-znodes", "/lock,/x", zdir("znode-lock-ok.edn")}, code: 0,
+			inStdout: []string{"verdict: linearizable"}},
+		{args: []string{"-model", "znode", "-znodes", "/lock", "-html", "none", zdir("znode-lock-two-holders.edn")}, code: 1,
+			inStdout: []string{"smallest failing sub-history: 2 of the 2 operations of the tree",
+				"create(/lock/n-,e|s) -> ok /lock/n-0"}},
 		{args: []string{"-model", "register", in("malformed-unpaired.edn")}, code: 2,
 			inStderr: in("malformed-unpaired.edn") + ": line 6: :ok :read of process 1 completes no pending :invoke"},
 		{args: []string{"-model", "register", in("malformed-cas-in-register.edn")}, code: 2,
@@ -117,10 +127,12 @@ func TestLincheck(t *testing.T) {
 		{args: []string{os.DevNull}, code: 2, inStderr: os.DevNull + ": no client operations in 0 lines"},
 		{args: []string{in("nosuch.edn")}, code: 2, inStderr: "no such file"},
 		{args: []string{in("cas-ok.edn"), in("cas-bad.edn")}, code: 2, inStderr: "unexpected argument"},
-		{args: []string{"-model", "queue", in("cas-ok.edn")}, code: 2, inStderr: `unknown model "queue" (valid: register, cas-register, kv, kv-append)`},
+		{args: []string{"-model", "queue", in("cas-ok.edn")}, code: 2, inStderr: `unknown model "queue" (valid: register, cas-register, kv, kv-append, znode)`},
 		{args: []string{"-timeout", "-1s", in("cas-ok.edn")}, code: 2, inStderr: "-timeout -1s"},
 		{args: []string{"-bogus", in("cas-ok.edn")}, code: 2, inStderr: "valid flags: "},
-		{args: []string{"-html", filepath.Join(dir, "no", "such", "dir.html"), in("cas-ok.edn")}, code: 2, inStderr: "writing "},
+		// An unwritable -html is refused before the check.
+		{args: []string{"-html", filepath.Join(dir, "no", "such", "dir.html"), in("cas-ok.edn")}, code: 2,
+			inStderr: "coordcheck: -html " + filepath.Join(dir, "no", "such", "dir.html") + ": cannot write there: no such file or directory\n"},
 		{args: []string{"-h"}, code: 0, inStdout: []string{"usage: coordcheck lincheck", "exit codes:"}},
 	}
 	for _, c := range cases {
