@@ -65,15 +65,18 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4 + uint64(cap(fps))*8
 		lv.buffers = func() uint64 { return bufferBytes(ws) }
 		lv.ahead = chunkRecBytes(ws)
-		if stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) }); stop != "" {
+		// A stop before the new states go into the visited set keeps
+		// nothing of this level: the checkpoint is the state at its start.
+		atStart := func(stop string) string {
 			if r.ckpt != nil {
-				// Nothing of this level is kept yet: the checkpoint is
-				// the state at its start.
 				if s := r.save(engineLevels, levelsFrontier(level, depth, base)); s != "" {
-					stop = s
+					return s
 				}
 			}
-			rep.Bound = stop
+			return stop
+		}
+		if stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) }); stop != "" {
+			rep.Bound = atStart(stop)
 			r.keepViolation(firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.viol }))
 			break
 		}
@@ -92,13 +95,13 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		// Memory: a search that stops at this level's violation makes no
 		// next level, and its merge is no larger than the records held.
 		if stop := r.mergeFits(ws, lv); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
-			rep.Bound = stop
+			rep.Bound = atStart(stop)
 			r.keepViolation(viol)
 			break
 		}
 		fresh := sp.merge(ws, lv, stopAtViolation)
 		if stop := r.insertFits(ws, lv, fresh); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
-			rep.Bound = stop
+			rep.Bound = atStart(stop)
 			r.keepViolation(viol)
 			break
 		}
