@@ -32,7 +32,7 @@ import (
 //	magic "coordck\n", version
 //	identity (the caller's description of the configuration, then the
 //	  search's options and properties), engine, liveness mode
-//	elapsed ns, transitions, depth, frontier bytes, bound
+//	elapsed ns, transitions, depth, frontier bytes, peak bytes, bound
 //	violation counts; found, its fingerprint, property and detail
 //	terminals: count, fingerprints, positions
 //	visited set: numbered, then per shard: slots, entries, and each
@@ -65,6 +65,7 @@ type Checkpoint struct {
 	transitions   uint64
 	depth         int
 	frontierBytes uint64
+	peakBytes     uint64
 	bound         string
 	counts        []uint64
 	found         bool
@@ -198,6 +199,7 @@ func (r *run[S, M]) resume(ck *Checkpoint) {
 	r.start = time.Now().Add(-ck.elapsed)
 	r.lastProgress = r.start
 	rep.Transitions, rep.Depth, rep.FrontierBytes, rep.Bound = ck.transitions, ck.depth, ck.frontierBytes, ck.bound
+	rep.PeakBytes = ck.peakBytes
 	copy(r.counts, ck.counts)
 	r.found, r.badFP, r.badProp, r.why = ck.found, ck.badFP, ck.badProp, ck.why
 	if r.term != nil {
@@ -248,6 +250,7 @@ func (r *run[S, M]) writeCheckpoint(engine uint64, frontier func(w *ckWriter)) (
 	w.u64(rep.Transitions)
 	w.u64(uint64(rep.Depth))
 	w.u64(rep.FrontierBytes)
+	w.u64(rep.PeakBytes)
 	w.str(rep.Bound)
 	w.u64s(r.counts)
 	w.bool(r.found)
@@ -402,6 +405,7 @@ func LoadCheckpoint(path string) (ck *Checkpoint, err error) {
 	ck.transitions = r.u64()
 	ck.depth = r.int()
 	ck.frontierBytes = r.u64()
+	ck.peakBytes = r.u64()
 	ck.bound = r.str()
 	ck.counts = r.u64s()
 	ck.found = r.bool()
