@@ -86,6 +86,20 @@ type Options struct {
 	Seed  uint64
 	Walks int
 	Walk  *int
+
+	// Checkpoint, when set, is a file BFS writes its state to every
+	// CheckpointEvery (default DefaultCheckpointEvery) and when a time,
+	// memory or stop bound ends it early; Resume continues from a state
+	// read by LoadCheckpoint. Identity describes the system checked (the
+	// protocol, its parameters, the configuration), so that a checkpoint
+	// is resumed only by the same check. See Spec.CheckpointError.
+	Checkpoint      string
+	CheckpointEvery time.Duration
+	Identity        string
+	Resume          *Checkpoint
+	// checkpointKill, a test hook, stops the search as if it were killed
+	// once it returns true for the number of checkpoints written.
+	checkpointKill func(k int) bool
 }
 
 // workers is the number of workers a BFS runs on.
@@ -177,22 +191,28 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		fr = &stack{}
 	}
 	seen, g, term := r.seen, r.g, r.term
-	if mode != noLiveness {
-		seen.numbered()
-	}
 	// levelEnd is the number of states found at the depths up to the one
 	// being expanded (livenessAcyclic): under BFS, a successor numbered
 	// below it lies no deeper than its parent.
 	var levelEnd uint32
 	levelDepth := -1
-	initFP, initEnc := x.initial()
-	seen.insert(initFP, noParent)
-	if g != nil {
-		g.add(0, initFP)
+	var pops uint64
+	if ck := r.resumed; ck != nil {
+		fr, levelDepth, levelEnd, pops = ck.queue(), ck.levelDepth, ck.levelEnd, ck.pops
+	} else {
+		if mode != noLiveness {
+			seen.numbered()
+		}
+		initFP, initEnc := x.initial()
+		seen.insert(initFP, noParent)
+		if g != nil {
+			g.add(0, initFP)
+		}
+		fr.push(0, initFP, initEnc)
 	}
-	fr.push(0, initFP, initEnc)
 
 	mark := uint64(pollBytes) // poll when the frontier holds this much
+	var stop string           // the bound a poll reached
 	for {
 		depth, fp, enc, ok := fr.pop()
 		if !ok {
@@ -248,9 +268,13 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				// Inside the expansion, since one state may have thousands
 				// of large successors; the frontier may take another chunk
 				// before the next poll.
-				if b := r.poll(fr.size(), fr.bytes(), chunkSize); b != "" {
-					rep.Bound = b
-					break
+				if b := r.poll(fr.size(), fr.bytes(), chunkSize); b != "" && stop == "" {
+					stop = b
+					if r.ckpt == nil {
+						break
+					}
+					// With a checkpoint to write, the state's expansion
+					// ends first, so that the search holds a whole state.
 				}
 				mark = fr.bytes() + pollBytes
 			}
@@ -271,7 +295,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				g.addEdge(v, c)
 			}
 		}
-		if cyclic || r.stopping {
+		if cyclic || stop != "" && r.ckpt == nil {
 			break
 		}
 		if g != nil {
@@ -284,6 +308,20 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
 			break
 		}
+		// Between two expansions the search holds a whole state: the
+		// checkpoint's place (checkpoint.go), when one is due or a poll
+		// stopped the search.
+		if pops++; r.ckpt != nil && (stop != "" || pops&1023 == 0 && r.ckpt.due()) {
+			if s := r.save(engineSerial, serialFrontier(fr.(*queue), levelDepth, levelEnd, pops)); s != "" {
+				stop = s
+			}
+		}
+		if stop != "" {
+			break
+		}
+	}
+	if stop != "" {
+		rep.Bound = stop
 	}
 	return r.conclude(), cyclic
 }
@@ -305,12 +343,15 @@ type run[S, M any] struct {
 	prem     []premise[S, M]
 	premSeen []bool
 
-	stopping      bool // poll returned a bound: the search ends now
 	found         bool
 	badFP         uint64
 	badProp, why  string
 	lastProgress  time.Time
 	progressEvery time.Duration
+
+	mode    livenessMode
+	ckpt    *checkpointer // nil: no checkpoints
+	resumed *Checkpoint   // the state the search continues from, or nil
 }
 
 func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
@@ -332,6 +373,19 @@ func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
 	r.lastProgress, r.progressEvery = r.start, opts.ProgressInterval
 	if r.progressEvery == 0 {
 		r.progressEvery = time.Second
+	}
+	r.mode = mode
+	if mode != livenessGraph && opts.Strategy == BFS {
+		if opts.Checkpoint != "" {
+			r.ckpt = &checkpointer{path: opts.Checkpoint, every: opts.CheckpointEvery, last: r.start, kill: opts.checkpointKill}
+			if r.ckpt.every <= 0 {
+				r.ckpt.every = DefaultCheckpointEvery
+			}
+		}
+		if opts.Resume != nil {
+			r.resumed = opts.Resume
+			r.resume(opts.Resume)
+		}
 	}
 	return r
 }
@@ -464,7 +518,6 @@ func (r *run[S, M]) poll(frontier int, otherBytes, extra uint64) string {
 	if s := interrupt(opts, r.start); s != "" {
 		stop = s
 	}
-	r.stopping = stop != ""
 	return stop
 }
 

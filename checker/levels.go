@@ -41,22 +41,45 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			ws[i].term = newTerminals(len(sp.Liveness), sp.System.N())
 		}
 	}
-	initFP, initEnc := ws[0].x.initial()
-	seen.insert(initFP, noParent)
 	level := &levelBuf{}
-	level.add(initFP, initEnc)
-	fps := []uint64{key(initFP)} // the level's states, in order
-	var base uint64              // the BFS position of the level's first state
+	var fps []uint64 // the level's states, in order
+	var base uint64  // the BFS position of the level's first state
+	start := 0
+	if ck := r.resumed; ck != nil {
+		level, fps = ck.level()
+		base, start = ck.base, ck.levelDepth
+	} else {
+		initFP, initEnc := ws[0].x.initial()
+		seen.insert(initFP, noParent)
+		level.add(initFP, initEnc)
+		fps = append(fps, key(initFP))
+	}
 
-	for depth := 0; level.n > 0; depth++ {
+	for depth := start; level.n > 0; depth++ {
+		if r.ckpt.due() {
+			if stop := r.save(engineLevels, levelsFrontier(level, depth, base)); stop != "" {
+				rep.Bound = stop
+				break
+			}
+		}
 		rep.Depth = depth
 		lv := &levelRun{level: level, depth: depth, base: base, outdeg: make([]uint32, level.n)}
 		lv.cut.Store(^uint64(0))
 		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4 + uint64(cap(fps))*8
 		lv.buffers = func() uint64 { return bufferBytes(ws) }
 		lv.ahead = chunkRecBytes(ws)
+		// A stop before the new states go into the visited set keeps
+		// nothing of this level: the checkpoint is the state at its start.
+		atStart := func(stop string) string {
+			if r.ckpt != nil {
+				if s := r.save(engineLevels, levelsFrontier(level, depth, base)); s != "" {
+					return s
+				}
+			}
+			return stop
+		}
 		if stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) }); stop != "" {
-			rep.Bound = stop
+			rep.Bound = atStart(stop)
 			r.keepViolation(firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.viol }))
 			break
 		}
@@ -75,13 +98,13 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		// Memory: a search that stops at this level's violation makes no
 		// next level, and its merge is no larger than the records held.
 		if stop := r.mergeFits(ws, lv); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
-			rep.Bound = stop
+			rep.Bound = atStart(stop)
 			r.keepViolation(viol)
 			break
 		}
 		fresh := sp.merge(ws, lv, stopAtViolation)
 		if stop := r.insertFits(ws, lv, fresh); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
-			rep.Bound = stop
+			rep.Bound = atStart(stop)
 			r.keepViolation(viol)
 			break
 		}

@@ -13,6 +13,13 @@ type Target interface {
 	PropertyNames() []string
 	// Without drops the named properties; see Spec.Without.
 	Without(names []string) (Target, error)
+	// Simulate starts an execution stepped from outside; see Spec.Simulate.
+	Simulate() Simulation
+	// Shrink shortens a violating list of actions; see Spec.Shrink.
+	Shrink(path []string, prop string) []string
+	// CheckpointError says why opts cannot checkpoint or resume; see
+	// Spec.CheckpointError.
+	CheckpointError(opts Options) error
 }
 
 var _ Target = (*Spec[int, int])(nil)

@@ -23,11 +23,11 @@ package rapidcheck
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"pgregory.net/rapid"
 
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/model"
 )
 
 // DefaultMaxSteps bounds a drawn schedule when Options.MaxSteps is zero.
@@ -40,48 +40,79 @@ type Options struct {
 }
 
 // Check fails t if rapid finds a schedule of sp that violates one of its
-// properties; see Property.
-func Check[S, M any](t rapid.TB, sp *checker.Spec[S, M], opts Options) {
+// properties; see Property. sp is a *checker.Spec or a registry target.
+func Check(t rapid.TB, sp checker.Target, opts Options) {
 	t.Helper()
 	rapid.Check(t, Property(sp, opts))
 }
 
 // Property is the rapid property of sp: from the initial world, draw a
 // number of steps, then at every step check the properties and draw one of
-// the enabled actions by value. A violation fails with the counterexample.
-func Property[S, M any](sp *checker.Spec[S, M], opts Options) func(*rapid.T) {
+// the enabled actions by value. A violation fails the test.
+//
+// rapid shrinks the drawn schedule first; coordcheck's own shrinker
+// (Spec.Shrink: it deletes actions, pairs and chunks and re-matches the
+// deliveries, keeping the same violated property) then shortens rapid's
+// result, and the counterexample is logged once, in the run rapid makes
+// to show its final failure. The failure message itself is one line: rapid
+// prints it beside that output.
+func Property(sp checker.Target, opts Options) func(*rapid.T) {
 	maxSteps := opts.MaxSteps
 	if maxSteps == 0 {
 		maxSteps = DefaultMaxSteps
 	}
+	var memo shrunkMemo
 	return func(rt *rapid.T) {
-		sys := sp.System.Clone()
-		cur, next := sys.Init(), &model.World[S, M]{}
+		sim := sp.Simulate()
 		steps := rapid.IntRange(1, maxSteps).Draw(rt, "steps")
 		var lines []string
-		var acts []model.Action
 		for i := 0; ; i++ {
-			acts = sys.Actions(cur, acts[:0])
-			if prop, _ := sp.Violation(cur, acts); prop != "" {
-				rp, err := sp.Replay(lines)
-				if err != nil {
-					rt.Fatalf("coordcheck: the drawn schedule does not replay: %v", err)
-				}
-				rt.Fatalf("\n%s", rp.Trace)
+			if prop, _ := sim.Violation(); prop != "" {
+				// Logged lazily: rapid formats the log only in the runs
+				// that show output, so the many failing runs of its own
+				// shrinking do not pay for coordcheck's.
+				rt.Log(&lazyTrace{sp: sp, lines: lines, prop: prop, memo: &memo})
+				rt.Fatalf("coordcheck: %s is violated after %d drawn steps (the shrunk counterexample is logged above)", prop, len(lines))
 			}
-			if i == steps || len(acts) == 0 {
+			names := sim.Enabled()
+			if i == steps || len(names) == 0 {
 				return
-			}
-			names := make([]string, len(acts))
-			for j, a := range acts {
-				names[j] = sys.FormatAction(cur, a)
 			}
 			// Drawn by value, so rapid's log shows the action itself.
 			name := rapid.SampledFrom(names).Draw(rt, fmt.Sprintf("step %d", i+1))
-			j := slices.Index(names, name)
 			lines = append(lines, name)
-			sys.Apply(cur, acts[j], next)
-			cur, next = next, cur
+			sim.Take(slices.Index(names, name))
 		}
 	}
+}
+
+// lazyTrace is the shrunk counterexample of a failing schedule, made when
+// it is first printed.
+type lazyTrace struct {
+	sp    checker.Target
+	lines []string
+	prop  string
+	memo  *shrunkMemo
+}
+
+// shrunkMemo keeps the last shrunk counterexample: rapid shows its final
+// failure up to twice (the fail file and the test log).
+type shrunkMemo struct {
+	key, text string
+}
+
+func (l *lazyTrace) String() string {
+	key := l.prop + "\x00" + strings.Join(l.lines, "\x00")
+	if l.memo.key == key && l.memo.text != "" {
+		return l.memo.text
+	}
+	rp, err := l.sp.Replay(l.sp.Shrink(l.lines, l.prop))
+	text := ""
+	if err != nil {
+		text = fmt.Sprintf("coordcheck: the shrunk schedule does not replay: %v", err)
+	} else {
+		text = fmt.Sprintf("\n%s(rapid's schedule: %d steps; shrunk by coordcheck to %d)", rp.Trace, len(l.lines), len(rp.Trace.Steps))
+	}
+	l.memo.key, l.memo.text = key, text
+	return text
 }

@@ -60,7 +60,7 @@ func (r *recorder) Failed() bool                      { return r.failed }
 func (r *recorder) Logf(format string, args ...any)   { fmt.Fprintf(&r.out, format+"\n", args...) }
 func (r *recorder) Log(args ...any)                   { fmt.Fprintln(&r.out, args...) }
 
-func runRecorded(t *testing.T, sp *checker.Spec[ra.State, ra.Msg]) *recorder {
+func runRecorded(t *testing.T, sp checker.Target) *recorder {
 	require.NoError(t, flag.Set("rapid.nofailfile", "true"))
 	defer flag.Set("rapid.nofailfile", "false")
 	r := &recorder{T: t}

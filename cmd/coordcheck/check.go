@@ -69,6 +69,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
 	workers := fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
+	var ckf checkpointFlags
+	fs.StringVar(&ckf.path, "checkpoint", "", "BFS: write the search state to this file now and then, and when stopped early")
+	fs.DurationVar(&ckf.every, "checkpoint-every", checker.DefaultCheckpointEvery, "how often to write -checkpoint")
+	fs.StringVar(&ckf.resume, "resume", "", "BFS: continue the search from this checkpoint file")
 	if err := fs.Parse(rest); err != nil {
 		if err == flag.ErrHelp {
 			printCheckHelp(stdout, entry)
@@ -135,6 +139,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 
+	identity := fmt.Sprintf("%s %s network=%s faults=%s timers=%s ordering=%v app-msgs=%d skip=%s",
+		name, values, cfg.Network, cfg.Faults, cfg.Timers, cfg.Ordering, cfg.AppMsgs, *skip)
+	if err := ckf.apply(&opts, target, identity, stderr); err != nil {
+		return 0, usageError("%v", err)
+	}
+
 	restore := memoryBudget(&opts)
 	defer restore()
 	if need := checker.MinMemory(target, opts); opts.MaxMemory > 0 && need+opts.MemoryReserve >= opts.MaxMemory {
@@ -177,6 +187,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		applyStrict(rep)
 	}
 	code := rep.Verdict.ExitCode()
+	if ckf.path != "" && rep.Liveness == "graph" {
+		fmt.Fprintln(stderr, "coordcheck: the state graph may have cycles, so the liveness check kept it and wrote no checkpoint once it started again (-liveness=false checkpoints throughout)")
+	}
 
 	// A file that cannot be written after all (checkWritable said it
 	// could) loses no verdict: the report is printed, the error follows
@@ -332,6 +345,10 @@ search flags:
   -workers N           goroutines to search on, for BFS, random and swarm
                        (default 0: one per core); any number gives the same result
   -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)
+  -checkpoint FILE     BFS: write the search state to FILE (atomically) every
+                       -checkpoint-every (default 1m) and when stopped early
+  -resume FILE         BFS: continue from a checkpoint of the same check; the
+                       result is that of a search never stopped
 
 exit codes: 0 pass, 1 violated, 2 bad usage, 3 inconclusive (a bound was reached)
 `)

@@ -63,6 +63,15 @@ var checkFlagRules = []flagRule{
 		}
 		return ""
 	}},
+	// Checkpoints are written and resumed by BFS only (checkpoint.go).
+	{flag: "checkpoint", modes: []checker.Strategy{checker.BFS}},
+	{flag: "checkpoint-every", modes: []checker.Strategy{checker.BFS}, needs: func(r *checkRequest) string {
+		if _, ok := r.given["checkpoint"]; !ok {
+			return "no -checkpoint FILE is given"
+		}
+		return ""
+	}},
+	{flag: "resume", modes: []checker.Strategy{checker.BFS}},
 	{flag: "html", needs: func(r *checkRequest) string {
 		if !slices.Contains(r.properties, linearizability.PropertyName) {
 			return fmt.Sprintf("%s does not check %s, so there is no history to draw", r.protocol, linearizability.PropertyName)
