@@ -109,6 +109,9 @@ type Progress struct {
 // edge that may close a cycle, the search starts again keeping the graph,
 // and looks for fair cycles in it once the space is exhausted.
 func (sp *Spec[S, M]) Check(opts Options) *Report {
+	if rep := sp.selfCheck(); rep != nil {
+		return rep
+	}
 	if opts.Strategy == Random || opts.Strategy == Swarm {
 		return sp.walk(opts)
 	}

@@ -75,6 +75,10 @@ type Report struct {
 	// graph was kept and searched for fair cycles; empty when liveness was
 	// not checked.
 	Liveness string `json:"liveness,omitempty"`
+	// Error, when set, says why no search was made: the protocol's codec
+	// failed the self-check Check runs first (see CodecError). The verdict
+	// is then Inconclusive.
+	Error string `json:"error,omitempty"`
 
 	// Random and swarm search: the seed, the walks run, the steps per
 	// second, the index of the walk that failed (-1 when none) and the
