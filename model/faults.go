@@ -136,6 +136,9 @@ func ParseFaults(spec string) (Faults, error) {
 				map[bool]string{true: " or inf", false: ""}[FaultKind(k) == Drop])
 		}
 		f.Budget[k] = n
+		if FaultKind(k) == Crash && n == 0 && f.CrashNodes != 0 {
+			return f, fmt.Errorf("crash=0 names nodes that may crash, but none may")
+		}
 	}
 	return f, nil
 }

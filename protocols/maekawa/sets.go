@@ -117,10 +117,10 @@ func ParseSets(spec string, n int) ([]Set, error) {
 				f = strings.TrimSpace(f)
 				id, err := model.ParseNodeID(f)
 				if err != nil || int(id) >= n {
-					return nil, fmt.Errorf("voting set V%d=%s: %q is not a process id (0..%d for n=%d)", i, "{"+part+"}", f, n-1, n)
+					return nil, fmt.Errorf("voting set V%d=%s: %q is not a process id (0..%d for n=%d)", i, showSet(part), f, n-1, n)
 				}
 				if v.Has(id) {
-					return nil, fmt.Errorf("voting set V%d=%s lists %d twice", i, "{"+part+"}", id)
+					return nil, fmt.Errorf("voting set V%d=%s lists %d twice", i, showSet(part), id)
 				}
 				v |= 1 << id
 			}
@@ -128,6 +128,16 @@ func ParseSets(spec string, n int) ([]Set, error) {
 		}
 	}
 	return sets, CheckSets(n, sets)
+}
+
+// showSet is a set as written, "{0,1,2}", quoted when it holds characters
+// that do not print (an error is one line).
+func showSet(part string) string {
+	s := "{" + part + "}"
+	if q := strconv.Quote(s); q[1:len(q)-1] != s {
+		return q
+	}
+	return s
 }
 
 // CheckSets checks seed 000's rules that make the algorithm safe: one set
