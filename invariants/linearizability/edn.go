@@ -55,7 +55,7 @@ func (e edn) String() string {
 	case ednKeyword:
 		return ":" + e.s
 	case ednString:
-		return strconv.Quote(e.s)
+		return quoteEDN(e.s)
 	}
 	open, close, sep := "[", "]", " "
 	if e.kind == ednMap {
@@ -207,6 +207,16 @@ func (r *ednReader) readString() (edn, error) {
 				b.WriteByte('\r')
 			case '"', '\\':
 				b.WriteByte(e)
+			case 'u':
+				if r.pos+4 >= len(r.s) {
+					return edn{}, fmt.Errorf("unterminated \\u escape in a string")
+				}
+				u, err := strconv.ParseUint(r.s[r.pos+1:r.pos+5], 16, 16)
+				if err != nil {
+					return edn{}, fmt.Errorf("bad escape \\u%s in a string", clip(r.s[r.pos+1:r.pos+5]))
+				}
+				b.WriteRune(rune(u))
+				r.pos += 4
 			default:
 				return edn{}, fmt.Errorf("unsupported escape \\%c in a string", e)
 			}
@@ -215,6 +225,33 @@ func (r *ednReader) readString() (edn, error) {
 		}
 	}
 	return edn{}, fmt.Errorf("unterminated string")
+}
+
+// quoteEDN writes s as an EDN string: quotes, backslashes and control
+// characters escaped (\n, \t, \r, \u00XX), other bytes as they are, so
+// that readString reads it back exactly.
+func quoteEDN(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // clip shortens s for an error message.
