@@ -251,43 +251,56 @@ func (c *codecCheck[S, M]) world(w *model.World[S, M], depth int) error {
 }
 
 // diff returns nil when got and want are equal, and otherwise the path of
-// the first field at which they differ with both values:
+// the first field at which they differ, under root, with both values:
 // "ricartagrawala.State.Deferred: decoded 0 want 2". Nil and empty slices
-// and maps are equal; functions are not compared.
-func diff(path string, got, want reflect.Value) *difference {
+// and maps are equal; functions are not compared. The path is made only
+// for a difference, so equal values cost no allocation.
+func diff(root string, got, want reflect.Value) *difference {
+	d := diffValue(got, want)
+	if d != nil {
+		d.path = root + d.path
+	}
+	return d
+}
+
+// diffValue is diff with the path relative to got and want.
+func diffValue(got, want reflect.Value) *difference {
 	if got.Kind() != want.Kind() || got.IsValid() != want.IsValid() {
-		return mismatch(path, got, want)
+		return mismatch(got, want)
 	}
 	switch got.Kind() {
 	case reflect.Invalid, reflect.Func, reflect.Chan, reflect.UnsafePointer:
 		return nil
 	case reflect.Struct:
 		for i := range got.NumField() {
-			if d := diff(path+"."+got.Type().Field(i).Name, got.Field(i), want.Field(i)); d != nil {
+			if d := diffValue(got.Field(i), want.Field(i)); d != nil {
+				d.path = "." + got.Type().Field(i).Name + d.path
 				return d
 			}
 		}
 		return nil
 	case reflect.Slice, reflect.Array:
 		if got.Len() != want.Len() {
-			return mismatch(path, got, want)
+			return mismatch(got, want)
 		}
 		for i := range got.Len() {
-			if d := diff(fmt.Sprintf("%s[%d]", path, i), got.Index(i), want.Index(i)); d != nil {
+			if d := diffValue(got.Index(i), want.Index(i)); d != nil {
+				d.path = fmt.Sprintf("[%d]%s", i, d.path)
 				return d
 			}
 		}
 		return nil
 	case reflect.Map:
 		if got.Len() != want.Len() {
-			return mismatch(path, got, want)
+			return mismatch(got, want)
 		}
 		for _, k := range want.MapKeys() {
 			g := got.MapIndex(k)
 			if !g.IsValid() {
-				return mismatch(path, got, want)
+				return mismatch(got, want)
 			}
-			if d := diff(fmt.Sprintf("%s[%v]", path, k), g, want.MapIndex(k)); d != nil {
+			if d := diffValue(g, want.MapIndex(k)); d != nil {
+				d.path = fmt.Sprintf("[%v]%s", k, d.path)
 				return d
 			}
 		}
@@ -295,34 +308,34 @@ func diff(path string, got, want reflect.Value) *difference {
 	case reflect.Pointer, reflect.Interface:
 		if got.IsNil() || want.IsNil() {
 			if got.IsNil() != want.IsNil() {
-				return mismatch(path, got, want)
+				return mismatch(got, want)
 			}
 			return nil
 		}
-		return diff(path, got.Elem(), want.Elem())
+		return diffValue(got.Elem(), want.Elem())
 	case reflect.Bool:
 		if got.Bool() != want.Bool() {
-			return mismatch(path, got, want)
+			return mismatch(got, want)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		if got.Int() != want.Int() {
-			return mismatch(path, got, want)
+			return mismatch(got, want)
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		if got.Uint() != want.Uint() {
-			return mismatch(path, got, want)
+			return mismatch(got, want)
 		}
 	case reflect.Float32, reflect.Float64:
 		if got.Float() != want.Float() {
-			return mismatch(path, got, want)
+			return mismatch(got, want)
 		}
 	case reflect.Complex64, reflect.Complex128:
 		if got.Complex() != want.Complex() {
-			return mismatch(path, got, want)
+			return mismatch(got, want)
 		}
 	case reflect.String:
 		if got.String() != want.String() {
-			return mismatch(path, got, want)
+			return mismatch(got, want)
 		}
 	}
 	return nil
@@ -334,9 +347,9 @@ type difference struct{ path, got, want string }
 // String: "ricartagrawala.State.Deferred: decoded 0 want 2".
 func (d *difference) String() string { return d.path + ": decoded " + d.got + " want " + d.want }
 
-// mismatch is the difference at path.
-func mismatch(path string, got, want reflect.Value) *difference {
-	return &difference{path, show(got), show(want)}
+// mismatch is a difference right at got and want.
+func mismatch(got, want reflect.Value) *difference {
+	return &difference{"", show(got), show(want)}
 }
 
 // show prints a value, clipped.
