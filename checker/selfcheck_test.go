@@ -122,7 +122,7 @@ func (p *pingProto) FormatState(_ model.NodeID, s pingState) string { return fmt
 func (p *pingProto) FormatMsg(m pingMsg) string                     { return fmt.Sprintf("PING(%d)", m.N) }
 
 func pingSpec(bug codecBug) *checker.Spec[pingState, pingMsg] {
-	return &checker.Spec[pingState, pingMsg]{System: model.NewSystem[pingState, pingMsg](&pingProto{bug}, model.Config{})}
+	return &checker.Spec[pingState, pingMsg]{System: model.MustNewSystem[pingState, pingMsg](&pingProto{bug}, model.Config{})}
 }
 
 // A sound codec passes: Check explores the whole space.

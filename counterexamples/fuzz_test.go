@@ -27,9 +27,9 @@ func corpusFiles(f *testing.F) [][]byte {
 	return append(files, buf.Bytes())
 }
 
-// maxErrLen bounds the length of an error about a file: it quotes the
-// offending line, which a file can make as long as it likes.
-func maxErrLen(input []byte) int { return 8*len(input) + 500 }
+// maxErrLen bounds the length of an error about a file, which quotes at
+// most a clip of the offending line however long the file makes it.
+func maxErrLen(input []byte) int { return 600 }
 
 // requireOneLine checks that err is one line and not out of proportion
 // with the input.

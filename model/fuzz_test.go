@@ -16,7 +16,7 @@ func FuzzParseFaults(f *testing.F) {
 	f.Fuzz(func(t *testing.T, spec string) {
 		faults, err := ParseFaults(spec)
 		if err != nil {
-			if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 8*len(spec)+200 {
+			if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 600 {
 				t.Fatalf("error for %q is not one short line: %q", spec, msg)
 			}
 			return

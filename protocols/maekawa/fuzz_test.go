@@ -22,7 +22,7 @@ func formatSets(sets []Set) string {
 // requireShort fails unless err is one line of a length in proportion
 // with the input.
 func requireShort(t *testing.T, err error, input string) {
-	if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 8*len(input)+300 {
+	if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 600 {
 		t.Fatalf("error for %q is not one short line: %q", input, msg)
 	}
 }
