@@ -19,6 +19,10 @@
 // Visited states are kept as 64-bit fingerprints with the fingerprint of
 // their parent, so a counterexample is rebuilt by replaying actions from
 // the initial state; the frontier keeps states as packed canonical bytes.
+// Since a state lives only as its encoding, a codec that drops or misplaces
+// a field would silently check another protocol: before searching, Check
+// runs a self-check of the codec on the first states (selfcheck.go) and
+// refuses to search, naming the field at fault, when it fails.
 //
 // Verdicts are three: Pass (every property holds in the whole reachable
 // space), Violated (with a counterexample), and Inconclusive (a bound on

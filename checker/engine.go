@@ -134,6 +134,9 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	if rep := sp.refuse(opts); rep != nil {
 		return rep
 	}
+	if rep := sp.selfCheck(); rep != nil {
+		return rep
+	}
 	if opts.Strategy == Random || opts.Strategy == Swarm {
 		return sp.walk(opts)
 	}

@@ -78,6 +78,10 @@ type Report struct {
 	// graph was kept and searched for fair cycles; empty when liveness was
 	// not checked.
 	Liveness string `json:"liveness,omitempty"`
+	// Error, when set, says why no search was made: the protocol's codec
+	// failed the self-check Check runs first (see CodecError). The verdict
+	// is then Inconclusive.
+	Error string `json:"error,omitempty"`
 
 	// Coverage counts the actions taken by kind, in a fixed order (see
 	// coverage.go for what a count means); NeverFired lists the kinds the

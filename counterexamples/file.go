@@ -254,6 +254,9 @@ func Parse(r io.Reader) (*File, error) {
 			}
 			f.AppMsgs = v
 		case "property":
+			if strings.Contains(rest, ":") { // it would not survive the line "violated: P: detail"
+				return nil, &SyntaxError{n, line, "a property name has no ':'"}
+			}
 			f.Property = rest
 		case "steps":
 			v, err := strconv.Atoi(rest)
@@ -275,6 +278,8 @@ func Parse(r io.Reader) (*File, error) {
 		return nil, &SyntaxError{0, "", "no protocol header"}
 	case f.Property == "":
 		return nil, &SyntaxError{0, "", "no property header"}
+	case f.Loop != nil && *f.Loop == len(f.Actions):
+		return nil, &SyntaxError{0, "", "a loop marker after the last action (a cycle needs at least one)"}
 	case steps >= 0 && steps != len(f.Actions):
 		return nil, &SyntaxError{0, "", fmt.Sprintf("header says %d steps but the file has %d actions", steps, len(f.Actions))}
 	}

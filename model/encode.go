@@ -70,6 +70,13 @@ func (sys *System[S, M]) Decode(b []byte, w *World[S, M]) {
 // DecodeSpans is Decode that also appends to spans the offset in b at
 // which each node's encoding ends, for EncodeStep, and returns it.
 func (sys *System[S, M]) DecodeSpans(b []byte, w *World[S, M], spans []uint32) []uint32 {
+	spans, _ = sys.decode(b, w, spans)
+	return spans
+}
+
+// decode is DecodeSpans that also returns the bytes after the world's
+// encoding.
+func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uint32, []byte) {
 	size := len(b)
 	w.Nodes = w.Nodes[:0]
 	for range sys.n {
@@ -128,5 +135,5 @@ func (sys *System[S, M]) DecodeSpans(b []byte, w *World[S, M], spans []uint32) [
 		}
 		w.Net = append(w.Net, e)
 	}
-	return spans
+	return spans, b
 }

@@ -59,8 +59,8 @@ func (f Faults) MayCrash(id NodeID) bool { return f.CrashNodes == 0 || f.CrashNo
 func (f Faults) String() string {
 	var parts []string
 	for k, b := range f.Budget {
-		if b == 0 {
-			continue
+		if b == 0 && (FaultKind(k) != Crash || f.CrashNodes == 0) {
+			continue // (crash=0@p1 prints as itself, for NewSystem to refuse)
 		}
 		s := faultNames[k] + "="
 		if b == Unbounded {

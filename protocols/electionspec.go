@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -31,7 +32,7 @@ func agreementAlways(v Values) (bool, error) {
 	case "always":
 		return true, nil
 	default:
-		return false, fmt.Errorf("parameter agreement=%q: want end or always", s)
+		return false, fmt.Errorf("parameter agreement=%s: want end or always", clip.Quote(s))
 	}
 }
 

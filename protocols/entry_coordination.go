@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/coordination"
 )
@@ -58,7 +59,7 @@ func init() {
 			case "off":
 				p.NoLease = true
 			default:
-				return nil, fmt.Errorf("parameter lease=%q: want on or off", l)
+				return nil, fmt.Errorf("parameter lease=%s: want on or off", clip.Quote(l))
 			}
 			return coordinationTarget(coordination.RegisterSpec(p, cfg))
 		},
@@ -100,7 +101,7 @@ func init() {
 			case "on":
 				seq = true
 			default:
-				return nil, fmt.Errorf("parameter sequencers=%q: want on or off", s)
+				return nil, fmt.Errorf("parameter sequencers=%s: want on or off", clip.Quote(s))
 			}
 			e, err := v.Int("epochs", 1, 100)
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
 )
@@ -29,7 +30,7 @@ func init() {
 			case "spin":
 				p.Clocks = ra.SPIN
 			default:
-				return nil, fmt.Errorf("parameter clock=%q: want notes or spin", v.Get("clock"))
+				return nil, fmt.Errorf("parameter clock=%s: want notes or spin", clip.Quote(v.Get("clock")))
 			}
 			return mutexSpec[ra.State, ra.Msg](p, cfg)
 		},

@@ -183,6 +183,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if opts.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
+	if rep.Error != "" {
+		return 0, usageError("%s: %s", name, rep.Error)
+	}
 	if *strict {
 		applyStrict(rep)
 	}

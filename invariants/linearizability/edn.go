@@ -81,7 +81,7 @@ func (e EDN) String() string {
 	case ednKeyword:
 		return ":" + e.s
 	case ednString:
-		return strconv.Quote(e.s)
+		return quoteEDN(e.s)
 	}
 	open, close, sep := "[", "]", " "
 	if e.kind == ednMap {
@@ -233,6 +233,16 @@ func (r *ednReader) readString() (EDN, error) {
 				b.WriteByte('\r')
 			case '"', '\\':
 				b.WriteByte(e)
+			case 'u':
+				if r.pos+4 >= len(r.s) {
+					return EDN{}, fmt.Errorf("unterminated \\u escape in a string")
+				}
+				u, err := strconv.ParseUint(r.s[r.pos+1:r.pos+5], 16, 16)
+				if err != nil {
+					return EDN{}, fmt.Errorf("bad escape %s in a string", clipped(`\u`+r.s[r.pos+1:r.pos+5]))
+				}
+				b.WriteRune(rune(u))
+				r.pos += 4
 			default:
 				return EDN{}, fmt.Errorf("unsupported escape \\%c in a string", e)
 			}
@@ -241,6 +251,33 @@ func (r *ednReader) readString() (EDN, error) {
 		}
 	}
 	return EDN{}, fmt.Errorf("unterminated string")
+}
+
+// quoteEDN writes s as an EDN string: quotes, backslashes and control
+// characters escaped (\n, \t, \r, \u00XX), other bytes as they are, so
+// that readString reads it back exactly.
+func quoteEDN(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // clipped quotes input for an error message, cut to a readable length

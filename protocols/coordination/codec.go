@@ -84,6 +84,9 @@ func readLog(b []byte) ([]Txn, []byte) {
 	if n == 0 {
 		return nil, b
 	}
+	if n > uint64(len(b)) { // not an encoding: do not allocate for it
+		panic(fmt.Sprintf("coordination: a log of %d transactions in %d bytes", n, len(b)))
+	}
 	log := make([]Txn, n)
 	for i := range log {
 		log[i], b = readTxn(b)
@@ -131,6 +134,9 @@ func readResult(b []byte) (Result, []byte) {
 	r := Result{Code: Code(b[0]), Data: b[1]}
 	r.Path, b = readPath(b[2:])
 	n, b := model.ReadUvarint(b)
+	if n > uint64(len(b))+1 { // not an encoding: do not allocate for it
+		panic(fmt.Sprintf("coordination: %d children in %d bytes", n-1, len(b)))
+	}
 	if n > 0 {
 		r.Children = make([]string, n-1)
 		for i := range r.Children {

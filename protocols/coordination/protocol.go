@@ -3,6 +3,7 @@ package coordination
 import (
 	"fmt"
 
+	quote "github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -28,7 +29,7 @@ func ParseReadMode(s string) (ReadMode, error) {
 			return ReadMode(i), nil
 		}
 	}
-	return 0, fmt.Errorf("reads=%q: want leader, local or sync", s)
+	return 0, fmt.Errorf("reads=%s: want leader, local or sync", quote.Quote(s))
 }
 
 // Workload is what the clients do.

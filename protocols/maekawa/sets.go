@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -109,7 +110,7 @@ func ParseSets(spec string, n int) ([]Set, error) {
 	default:
 		parts := strings.FieldsFunc(spec, func(r rune) bool { return r == ';' || r == '/' })
 		if len(parts) == 0 {
-			return nil, fmt.Errorf("sets=%q: want all, grid, plane, or sets like 0,1,2;1,3,5;...", spec)
+			return nil, fmt.Errorf("sets=%s: want all, grid, plane, or sets like 0,1,2;1,3,5;...", clip.Quote(spec))
 		}
 		for i, part := range parts {
 			var v Set
@@ -117,10 +118,10 @@ func ParseSets(spec string, n int) ([]Set, error) {
 				f = strings.TrimSpace(f)
 				id, err := model.ParseNodeID(f)
 				if err != nil || int(id) >= n {
-					return nil, fmt.Errorf("voting set V%d=%s: %q is not a process id (0..%d for n=%d)", i, "{"+part+"}", f, n-1, n)
+					return nil, fmt.Errorf("voting set V%d=%s: %s is not a process id (0..%d for n=%d)", i, showSet(part), clip.Quote(f), n-1, n)
 				}
 				if v.Has(id) {
-					return nil, fmt.Errorf("voting set V%d=%s lists %d twice", i, "{"+part+"}", id)
+					return nil, fmt.Errorf("voting set V%d=%s lists %d twice", i, showSet(part), id)
 				}
 				v |= 1 << id
 			}
@@ -128,6 +129,16 @@ func ParseSets(spec string, n int) ([]Set, error) {
 		}
 	}
 	return sets, CheckSets(n, sets)
+}
+
+// showSet is a set as written, "{0,1,2}", quoted when it holds characters
+// that do not print (an error is one line), and cut to a readable length.
+func showSet(part string) string {
+	s := "{" + part + "}"
+	if q := strconv.Quote(s); q[1:len(q)-1] != s || len(s) > clip.Max {
+		return clip.Quote(s)
+	}
+	return s
 }
 
 // CheckSets checks seed 000's rules that make the algorithm safe: one set
@@ -175,10 +186,10 @@ func ParseRequesters(spec string, n int) (Set, error) {
 	for _, word := range strings.Split(spec, ",") {
 		j, err := strconv.Atoi(strings.TrimSpace(word))
 		if err != nil || j < 0 || j >= n {
-			return 0, fmt.Errorf("requesters=%q: %q is not a process id (0..%d)", spec, word, n-1)
+			return 0, fmt.Errorf("requesters=%s: %s is not a process id (0..%d)", clip.Quote(spec), clip.Quote(word), n-1)
 		}
 		if v.Has(model.NodeID(j)) {
-			return 0, fmt.Errorf("requesters=%q: p%d is named twice", spec, j)
+			return 0, fmt.Errorf("requesters=%s: p%d is named twice", clip.Quote(spec), j)
 		}
 		v |= 1 << j
 	}

@@ -67,6 +67,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -150,7 +151,7 @@ next:
 				continue next
 			}
 		}
-		return 0, fmt.Errorf("fixes=%q: %q is not a fix (valid: all, none, or a comma list of queue, displaced, defer, held)", s, word)
+		return 0, fmt.Errorf("fixes=%s: %s is not a fix (valid: all, none, or a comma list of queue, displaced, defer, held)", clip.Quote(s), clip.Quote(word))
 	}
 	return f, nil
 }

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -51,7 +52,7 @@ func ParseVariant(s string) (Variant, error) {
 	case "enhanced":
 		return Enhanced, nil
 	}
-	return 0, fmt.Errorf("parameter variant=%q: want changroberts or enhanced", s)
+	return 0, fmt.Errorf("parameter variant=%s: want changroberts or enhanced", clip.Quote(s))
 }
 
 // Protocol is a ring election among N processes.
@@ -77,7 +78,7 @@ func ParseInitiators(spec string, n int) (uint64, error) {
 	for _, part := range strings.Split(spec, "+") {
 		id, err := model.ParseNodeID(strings.TrimSpace(part))
 		if err != nil || int(id) >= n {
-			return 0, fmt.Errorf("parameter initiators=%q: %q is not a process (want all, or ids like p1+p3 from p0 to p%d)", spec, part, n-1)
+			return 0, fmt.Errorf("parameter initiators=%s: %s is not a process (want all, or ids like p1+p3 from p0 to p%d)", clip.Quote(spec), clip.Quote(part), n-1)
 		}
 		set |= 1 << id
 	}

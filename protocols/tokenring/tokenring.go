@@ -52,6 +52,7 @@ package tokenring
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
@@ -85,7 +86,7 @@ func ParseVariant(s string) (Variant, error) {
 			return Variant(i), nil
 		}
 	}
-	return 0, fmt.Errorf("parameter variant=%q: want plain, timeout or pingpong", s)
+	return 0, fmt.Errorf("parameter variant=%s: want plain, timeout or pingpong", clip.Quote(s))
 }
 
 // Protocol is the token ring among N processes, each entering the critical

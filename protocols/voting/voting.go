@@ -64,6 +64,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
@@ -105,7 +106,7 @@ func ParseOption(s string) (Option, error) {
 	case "backoff", "A", "a":
 		return OptionBackoff, nil
 	}
-	return 0, fmt.Errorf("unknown option %q (valid: yield, backoff)", s)
+	return 0, fmt.Errorf("unknown option %s (valid: yield, backoff)", clip.Quote(s))
 }
 
 // Retry is option A's input: a backing-off process retries.

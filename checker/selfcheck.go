@@ -1,0 +1,372 @@
+package checker
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// The codec self-check. The engine keeps states as their encodings only,
+// so a codec that forgets a field, or reads it back into the wrong place,
+// silently changes the system being checked: every verdict is then about
+// some other protocol. Before a search, Check walks the first
+// SelfCheckStates states breadth first, with the states as Go values (not
+// round-tripped), and checks on each new world that every node state and
+// every message in flight reads back as it was (ReadState(AppendState(s))
+// == s), that a read consumes exactly what the append wrote and that the
+// value read encodes as before, and that the whole world decodes to
+// itself; and that two worlds met with the same encoding are equal. A
+// failure names the type and the field at fault.
+
+// SelfCheckStates is the number of states the codec self-check visits
+// before a search.
+const SelfCheckStates = 256
+
+// CodecError is a codec self-check failure: a protocol's encoding does not
+// round-trip. It is one line, naming the type and the field at fault.
+type CodecError struct{ Msg string }
+
+// Error is the one-line description.
+func (e *CodecError) Error() string { return "codec self-check: " + e.Msg }
+
+// CodecChecker is implemented by every Spec: the codec self-check and the
+// decoding of untrusted bytes, for tests and fuzzing through a Target.
+type CodecChecker interface {
+	// CheckCodec runs the codec self-check on the first max states of a
+	// breadth-first walk.
+	CheckCodec(max int) error
+	// CheckCodecWalk checks the codec on every world of one walk from the
+	// initial world; choices[i] picks the i-th action (modulo the number
+	// enabled).
+	CheckCodecWalk(choices []byte) error
+	// CheckDecode reads b as a node state, a message and a world with the
+	// decoders for untrusted bytes (model.DecodeState ...). Malformed
+	// input is fine; a value that decodes but does not round-trip from
+	// there is a CodecError.
+	CheckDecode(b []byte) error
+}
+
+var _ CodecChecker = (*Spec[int, int])(nil)
+
+// selfCheck is the codec self-check Check runs first: nil, or a report
+// whose Error says what is wrong (and whose verdict is inconclusive, never
+// a pass, for callers that look no further).
+func (sp *Spec[S, M]) selfCheck() *Report {
+	err := sp.CheckCodec(SelfCheckStates)
+	if err == nil {
+		return nil
+	}
+	return &Report{Verdict: Inconclusive, Error: err.Error(), Properties: sp.PropertyNames()}
+}
+
+// CheckCodec implements CodecChecker.
+func (sp *Spec[S, M]) CheckCodec(max int) error {
+	c := newCodecCheck(sp)
+	w := c.sys.Init()
+	if err := c.world(w, 0); err != nil {
+		return err
+	}
+	seen := map[string]*model.World[S, M]{string(c.sys.Encode(nil, w)): w}
+	type item struct {
+		w     *model.World[S, M]
+		depth int
+	}
+	queue := []item{{w, 0}}
+	var acts []model.Action
+	for len(queue) > 0 && len(seen) < max {
+		it := queue[0]
+		queue = queue[1:]
+		acts = c.sys.Actions(it.w, acts[:0])
+		for _, a := range acts {
+			next := &model.World[S, M]{}
+			c.sys.Apply(it.w, a, next)
+			enc := string(c.sys.Encode(nil, next))
+			if prev, ok := seen[enc]; ok {
+				// A field the encoding leaves out shows here when the
+				// world first met with that encoding had it at the
+				// value the decoder assumes.
+				if d := diff("model.World", reflect.ValueOf(*next), reflect.ValueOf(*prev)); d != nil {
+					return &CodecError{fmt.Sprintf("two different worlds at depth %d encode alike: %s: %s and %s",
+						it.depth+1, d.path, d.got, d.want)}
+				}
+				continue
+			}
+			if err := c.world(next, it.depth+1); err != nil {
+				return err
+			}
+			seen[enc] = next
+			if len(seen) >= max {
+				break
+			}
+			queue = append(queue, item{next, it.depth + 1})
+		}
+	}
+	return nil
+}
+
+// CheckCodecWalk implements CodecChecker.
+func (sp *Spec[S, M]) CheckCodecWalk(choices []byte) error {
+	c := newCodecCheck(sp)
+	w, next := c.sys.Init(), &model.World[S, M]{}
+	var acts []model.Action
+	for depth := 0; ; depth++ {
+		if err := c.world(w, depth); err != nil {
+			return err
+		}
+		acts = c.sys.Actions(w, acts[:0])
+		if depth == len(choices) || len(acts) == 0 {
+			return nil
+		}
+		c.sys.Apply(w, acts[int(choices[depth])%len(acts)], next)
+		w, next = next, w
+	}
+}
+
+// CheckDecode implements CodecChecker.
+func (sp *Spec[S, M]) CheckDecode(b []byte) error {
+	c := newCodecCheck(sp)
+	p := c.sys.P
+	if s, err := model.DecodeState(p, b); err == nil {
+		if err := c.state(s, func() string { return "decoded state" }); err != nil {
+			return err
+		}
+	}
+	if m, err := model.DecodeMsg(p, b); err == nil {
+		if err := c.msg(m, func() string { return "decoded message" }); err != nil {
+			return err
+		}
+	}
+	var w model.World[S, M]
+	if err := c.sys.DecodeChecked(b, &w); err == nil {
+		return c.world(&w, 0)
+	}
+	return nil
+}
+
+// codecCheck checks the round trip of states, messages and worlds.
+type codecCheck[S, M any] struct {
+	sys      *model.System[S, M]
+	sName    string // the type names, e.g. "ricartagrawala.State"
+	mName    string
+	buf, enc []byte
+}
+
+func newCodecCheck[S, M any](sp *Spec[S, M]) *codecCheck[S, M] {
+	return &codecCheck[S, M]{sys: sp.System.Clone(),
+		sName: reflect.TypeFor[S]().String(), mName: reflect.TypeFor[M]().String()}
+}
+
+// sentinel follows an encoding when it is read back: a read must stop
+// right before it.
+const sentinel = 0xA5
+
+// guard runs f, turning a panic into a CodecError that says what was
+// being done, what(): a function, so that the text is made only on
+// failure.
+func guard(what func() string, f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprint(r)
+			if i := strings.IndexByte(msg, '\n'); i >= 0 {
+				msg = msg[:i]
+			}
+			err = &CodecError{fmt.Sprintf("%s panicked: %s", what(), clipText(msg))}
+		}
+	}()
+	return f()
+}
+
+// state checks that s reads back as itself; where() says which state it
+// is.
+func (c *codecCheck[S, M]) state(s S, where func() string) error {
+	p := c.sys.P
+	return guard(func() string { return c.sName + " codec (" + where() + ")" }, func() error {
+		c.enc = p.AppendState(c.enc[:0], s)
+		n := len(c.enc)
+		c.buf = append(append(c.buf[:0], c.enc...), sentinel)
+		got, rest := p.ReadState(c.buf)
+		if len(rest) != 1 {
+			return &CodecError{fmt.Sprintf("%s: ReadState read %d bytes of the %d AppendState wrote (%s)", c.sName, len(c.buf)-len(rest), n, where())}
+		}
+		if d := diff(c.sName, reflect.ValueOf(got), reflect.ValueOf(s)); d != nil {
+			return &CodecError{fmt.Sprintf("%s (%s)", d, where())}
+		}
+		if again := p.AppendState(c.buf[:0], got); !bytes.Equal(again, c.enc[:n]) {
+			return &CodecError{fmt.Sprintf("%s: the decoded state encodes differently (%s)", c.sName, where())}
+		}
+		return nil
+	})
+}
+
+// msg checks that m reads back as itself; where() says which message it
+// is.
+func (c *codecCheck[S, M]) msg(m M, where func() string) error {
+	p := c.sys.P
+	return guard(func() string { return c.mName + " codec (" + where() + ")" }, func() error {
+		c.enc = p.AppendMsg(c.enc[:0], m)
+		n := len(c.enc)
+		c.buf = append(append(c.buf[:0], c.enc...), sentinel)
+		got, rest := p.ReadMsg(c.buf)
+		if len(rest) != 1 {
+			return &CodecError{fmt.Sprintf("%s: ReadMsg read %d bytes of the %d AppendMsg wrote (%s)", c.mName, len(c.buf)-len(rest), n, where())}
+		}
+		if d := diff(c.mName, reflect.ValueOf(got), reflect.ValueOf(m)); d != nil {
+			return &CodecError{fmt.Sprintf("%s (%s)", d, where())}
+		}
+		if again := p.AppendMsg(c.buf[:0], got); !bytes.Equal(again, c.enc[:n]) {
+			return &CodecError{fmt.Sprintf("%s: the decoded message encodes differently (%s)", c.mName, where())}
+		}
+		return nil
+	})
+}
+
+// world checks every node state and message of w, then w as a whole.
+func (c *codecCheck[S, M]) world(w *model.World[S, M], depth int) error {
+	for i, s := range w.Nodes {
+		where := func() string { return fmt.Sprintf("state of %s at depth %d", model.NodeID(i), depth) }
+		if err := c.state(s, where); err != nil {
+			return err
+		}
+	}
+	for _, e := range w.Net {
+		where := func() string { return fmt.Sprintf("message %s->%s at depth %d", e.From, e.To, depth) }
+		if err := c.msg(e.Msg, where); err != nil {
+			return err
+		}
+	}
+	return guard(func() string { return "model.World codec" }, func() error {
+		enc := c.sys.Encode(nil, w)
+		var got model.World[S, M]
+		if err := c.sys.DecodeChecked(enc, &got); err != nil {
+			return &CodecError{fmt.Sprintf("model.World at depth %d: %v", depth, err)}
+		}
+		if d := diff("model.World", reflect.ValueOf(got), reflect.ValueOf(*w)); d != nil {
+			return &CodecError{fmt.Sprintf("%s (at depth %d)", d, depth)}
+		}
+		return nil
+	})
+}
+
+// diff returns nil when got and want are equal, and otherwise the path of
+// the first field at which they differ, under root, with both values:
+// "ricartagrawala.State.Deferred: decoded 0 want 2". Nil and empty slices
+// and maps are equal; functions are not compared. The path is made only
+// for a difference, so equal values cost no allocation.
+func diff(root string, got, want reflect.Value) *difference {
+	d := diffValue(got, want)
+	if d != nil {
+		d.path = root + d.path
+	}
+	return d
+}
+
+// diffValue is diff with the path relative to got and want.
+func diffValue(got, want reflect.Value) *difference {
+	if got.Kind() != want.Kind() || got.IsValid() != want.IsValid() {
+		return mismatch(got, want)
+	}
+	switch got.Kind() {
+	case reflect.Invalid, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return nil
+	case reflect.Struct:
+		for i := range got.NumField() {
+			if d := diffValue(got.Field(i), want.Field(i)); d != nil {
+				d.path = "." + got.Type().Field(i).Name + d.path
+				return d
+			}
+		}
+		return nil
+	case reflect.Slice, reflect.Array:
+		if got.Len() != want.Len() {
+			return mismatch(got, want)
+		}
+		for i := range got.Len() {
+			if d := diffValue(got.Index(i), want.Index(i)); d != nil {
+				d.path = fmt.Sprintf("[%d]%s", i, d.path)
+				return d
+			}
+		}
+		return nil
+	case reflect.Map:
+		if got.Len() != want.Len() {
+			return mismatch(got, want)
+		}
+		for _, k := range want.MapKeys() {
+			g := got.MapIndex(k)
+			if !g.IsValid() {
+				return mismatch(got, want)
+			}
+			if d := diffValue(g, want.MapIndex(k)); d != nil {
+				d.path = fmt.Sprintf("[%v]%s", k, d.path)
+				return d
+			}
+		}
+		return nil
+	case reflect.Pointer, reflect.Interface:
+		if got.IsNil() || want.IsNil() {
+			if got.IsNil() != want.IsNil() {
+				return mismatch(got, want)
+			}
+			return nil
+		}
+		return diffValue(got.Elem(), want.Elem())
+	case reflect.Bool:
+		if got.Bool() != want.Bool() {
+			return mismatch(got, want)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if got.Int() != want.Int() {
+			return mismatch(got, want)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if got.Uint() != want.Uint() {
+			return mismatch(got, want)
+		}
+	case reflect.Float32, reflect.Float64:
+		if got.Float() != want.Float() {
+			return mismatch(got, want)
+		}
+	case reflect.Complex64, reflect.Complex128:
+		if got.Complex() != want.Complex() {
+			return mismatch(got, want)
+		}
+	case reflect.String:
+		if got.String() != want.String() {
+			return mismatch(got, want)
+		}
+	}
+	return nil
+}
+
+// difference is where two values first differ, and the values there.
+type difference struct{ path, got, want string }
+
+// String: "ricartagrawala.State.Deferred: decoded 0 want 2".
+func (d *difference) String() string { return d.path + ": decoded " + d.got + " want " + d.want }
+
+// mismatch is a difference right at got and want.
+func mismatch(got, want reflect.Value) *difference {
+	return &difference{"", show(got), show(want)}
+}
+
+// show prints a value, clipped.
+func show(v reflect.Value) string {
+	if !v.IsValid() {
+		return "nothing"
+	}
+	if v.CanInterface() {
+		return clipText(fmt.Sprintf("%v", v.Interface()))
+	}
+	return clipText(fmt.Sprintf("%v", v))
+}
+
+// clipText cuts s to a readable length.
+func clipText(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}
