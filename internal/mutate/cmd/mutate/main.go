@@ -45,11 +45,18 @@ func main() {
 	timeout := flag.Duration("timeout", 60*time.Second, "test time per mutant and stage; a mutant that exceeds it is caught (as a timeout)")
 	equivFile := flag.String("equivalent", "internal/mutate/testdata/equivalent.txt", "the list of equivalent mutants")
 	logFile := flag.String("log", "", "append one JSON line per mutant run to this file")
+	rerun := flag.String("rerun", "", "a -log of an earlier run: run again only the mutants that survived it (and those it lacks), take the others' outcomes from it")
 	flag.Parse()
 
 	equiv, err := readEquivalent(*equivFile)
 	if err != nil {
 		fail(err)
+	}
+	earlier := map[string]result{}
+	if *rerun != "" {
+		if earlier, err = readLog(*rerun); err != nil {
+			fail(err)
+		}
 	}
 	var logw io.Writer = io.Discard
 	if *logFile != "" {
@@ -87,9 +94,16 @@ func main() {
 		}
 		r := row{pkg: pkg, sites: len(all), generated: len(ms)}
 		for i, m := range ms {
-			res := runMutant(tmp, dir, pkgRun, m, *timeout)
+			old, seen := earlier[m.Key()]
+			var res result
+			if seen && old.Outcome != survived {
+				res = old
+			} else {
+				res = runMutant(tmp, dir, pkgRun, m, *timeout)
+				res.Killed = seen && res.Outcome != survived
+			}
 			res.Equivalent = equiv[m.Key()]
-			fmt.Fprintf(os.Stderr, "%s %d/%d %s: %s\n", pkg, i+1, len(ms), m.Key(), res.Outcome)
+			fmt.Fprintf(os.Stderr, "%s %d/%d %s: %s %s\n", pkg, i+1, len(ms), m.Key(), res.Outcome, res.Stage)
 			line, _ := json.Marshal(res)
 			fmt.Fprintf(logw, "%s\n", line)
 			if res.Outcome == notCompiled {
@@ -101,11 +115,14 @@ func main() {
 				r.equivalent++
 			case res.Outcome == survived:
 				survivors = append(survivors, res)
-			case res.Outcome == timedOut:
-				r.caught++
-				r.timeouts++
 			default:
 				r.caught++
+				if res.Outcome == timedOut {
+					r.timeouts++
+				}
+				if res.Killed {
+					r.killed++
+				}
 			}
 		}
 		rows = append(rows, r)
@@ -131,12 +148,13 @@ type result struct {
 	Stage      string `json:",omitempty"` // the package whose tests caught it
 	Detail     string `json:",omitempty"` // the first failing test
 	Equivalent string `json:",omitempty"` // the reason, if listed as equivalent
+	Killed     bool   `json:",omitempty"` // it survived the -rerun log's run and is caught now
 }
 
 // row is one protocol's line of the table.
 type row struct {
-	pkg                                                      string
-	sites, generated, compiled, caught, timeouts, equivalent int
+	pkg                                                              string
+	sites, generated, compiled, caught, timeouts, killed, equivalent int
 }
 
 // runMutant applies m through an overlay and runs the package's tests, then,
@@ -249,10 +267,33 @@ func readEquivalent(name string) (map[string]string, error) {
 	return m, nil
 }
 
+// readLog reads a -log file; a later line on a mutant wins.
+func readLog(name string) (map[string]result, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]result{}
+	for i, l := range bytes.Split(b, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		var r result
+		if err := json.Unmarshal(l, &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, i+1, err)
+		}
+		if old, ok := m[r.Key]; ok && old.Killed && r.Outcome != survived {
+			r.Killed = true // a second rerun keeps the credit
+		}
+		m[r.Key] = r
+	}
+	return m, nil
+}
+
 // printReport prints the table and the survivors in Markdown.
 func printReport(w io.Writer, rows []row, survivors []result) {
-	fmt.Fprintln(w, "| protocol | sites | mutants run | compiled | caught (timeouts) | equivalent | survivors | catch rate |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| protocol | sites | mutants run | compiled | caught (timeouts) | of which by new tests | equivalent | survivors | catch rate |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var tot row
 	for _, r := range rows {
 		printRow(w, r.pkg, r)
@@ -261,6 +302,7 @@ func printReport(w io.Writer, rows []row, survivors []result) {
 		tot.compiled += r.compiled
 		tot.caught += r.caught
 		tot.timeouts += r.timeouts
+		tot.killed += r.killed
 		tot.equivalent += r.equivalent
 	}
 	if len(rows) > 1 {
@@ -285,8 +327,8 @@ func printRow(w io.Writer, name string, r row) {
 	if live > 0 {
 		rate = fmt.Sprintf("%.1f%%", 100*float64(r.caught)/float64(live))
 	}
-	fmt.Fprintf(w, "| %s | %d | %d | %d | %d (%d) | %d | %d | %s |\n",
-		name, r.sites, r.generated, r.compiled, r.caught, r.timeouts, r.equivalent, live-r.caught, rate)
+	fmt.Fprintf(w, "| %s | %d | %d | %d | %d (%d) | %d | %d | %d | %s |\n",
+		name, r.sites, r.generated, r.compiled, r.caught, r.timeouts, r.killed, r.equivalent, live-r.caught, rate)
 }
 
 func fail(err error) {
