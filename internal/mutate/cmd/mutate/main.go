@@ -45,7 +45,7 @@ func main() {
 	timeout := flag.Duration("timeout", 60*time.Second, "test time per mutant and stage; a mutant that exceeds it is caught (as a timeout)")
 	equivFile := flag.String("equivalent", "internal/mutate/testdata/equivalent.txt", "the list of equivalent mutants")
 	logFile := flag.String("log", "", "append one JSON line per mutant run to this file")
-	rerun := flag.String("rerun", "", "a -log of an earlier run: run again only the mutants that survived it (and those it lacks), take the others' outcomes from it")
+	rerun := flag.String("rerun", "", "a -log of an earlier run: run again only the mutants that survived it or timed out (and those it lacks), take the others' outcomes from it")
 	flag.Parse()
 
 	equiv, err := readEquivalent(*equivFile)
@@ -96,11 +96,11 @@ func main() {
 		for i, m := range ms {
 			old, seen := earlier[m.Key()]
 			var res result
-			if seen && old.Outcome != survived {
+			if seen && old.Outcome != survived && old.Outcome != timedOut {
 				res = old
 			} else {
 				res = runMutant(tmp, dir, pkgRun, m, *timeout)
-				res.Killed = seen && res.Outcome != survived
+				res.Killed = seen && (old.Outcome == survived || old.Killed) && (res.Outcome == caught || res.Outcome == timedOut)
 			}
 			res.Equivalent = equiv[m.Key()]
 			fmt.Fprintf(os.Stderr, "%s %d/%d %s: %s %s\n", pkg, i+1, len(ms), m.Key(), res.Outcome, res.Stage)
