@@ -46,6 +46,7 @@ func main() {
 	equivFile := flag.String("equivalent", "internal/mutate/testdata/equivalent.txt", "the list of equivalent mutants")
 	logFile := flag.String("log", "", "append one JSON line per mutant run to this file")
 	rerun := flag.String("rerun", "", "a -log of an earlier run: run again only the mutants that survived it or timed out (and those it lacks), take the others' outcomes from it")
+	only := flag.String("only", "", "run only the mutants whose key contains one of these comma-separated strings")
 	flag.Parse()
 
 	equiv, err := readEquivalent(*equivFile)
@@ -82,6 +83,16 @@ func main() {
 			fail(err)
 		}
 		ms := mutate.Sample(all, *max, *seed)
+		if *only != "" {
+			ms = slices.DeleteFunc(ms, func(m mutate.Mutant) bool {
+				for _, o := range strings.Split(*only, ",") {
+					if strings.Contains(m.Key(), o) {
+						return false
+					}
+				}
+				return true
+			})
+		}
 		if *list {
 			for _, m := range ms {
 				fmt.Printf("%s\t%s\n", m.Key(), m.Func)
