@@ -1,27 +1,39 @@
 // Package mutate is a small mutation tester for the protocols' transition
-// functions, built on go/ast. Generate reads one protocol package and makes
-// mutants of its Step function and the helpers Step reaches (flipped
-// comparisons, negated conditions, dropped sends and assignments, off-by-one
-// literals and counters, swapped branches and switch cases); the command in
-// ./cmd/mutate applies each mutant with `go test -overlay`, so the tree is
-// never modified, runs the package's own tests and the registry's tests of
-// it, and prints the catch rate per protocol as a Markdown table with the
-// surviving mutants.
+// functions, built on go/ast. Package reads one protocol package and makes
+// mutants of the functions its Step, Init, Inputs, Recover and TimerReady
+// reach (flipped comparisons, negated conditions, && and || swapped,
+// dropped sends, timers and assignments, ++ and -- swapped, off-by-one
+// integer literals, swapped if/else branches and adjacent switch cases).
 //
-// The command is slow (one compilation per mutant) and is not part of
-// `go test ./...`. Run it from the module root:
+// The command in ./cmd/mutate applies each mutant with `go test -overlay`
+// (the mutated file is written to a temporary directory, so the tree is
+// never modified) and runs, with vet off and -failfast, first the protocol
+// package's own tests, then, if they all pass, the registry's tests of the
+// protocols (package protocols: costs against the notes, entries, liveness
+// verdicts). A mutant that fails to compile is discarded; one that fails a
+// test is caught; one that outlives -timeout is caught and counted apart as
+// a timeout (an unbounded state space, usually). It prints a Markdown table
+// of the catch rate per protocol and lists the survivors.
 //
-//	go run ./internal/mutate/cmd/mutate                       # every protocol
-//	go run ./internal/mutate/cmd/mutate -pkg centralized,bully # some of them
-//	go run ./internal/mutate/cmd/mutate -list -pkg lamport     # the mutants only
+// The command is slow (one compilation and link per mutant, seconds each)
+// and is not part of `go test ./...`. Run it from the module root:
 //
-// Mutants known to be equivalent (no test can tell them from the original)
-// are listed, with a one-line reason each, in testdata/equivalent.txt; they
-// are run like the others but counted apart.
+//	go run ./internal/mutate/cmd/mutate -log /tmp/mutants.jsonl            # every protocol, 60 mutants each at most
+//	go run ./internal/mutate/cmd/mutate -pkg centralized,bully -max 20     # some of them, 20 mutants each
+//	go run ./internal/mutate/cmd/mutate -list -pkg lamport                 # the mutants only
+//	go run ./internal/mutate/cmd/mutate -rerun /tmp/mutants.jsonl -log /tmp/mutants.jsonl
+//	                                       # after adding tests: run again only the survivors and timeouts
+//	go run ./internal/mutate/cmd/mutate -pkg bully -only guard.go:56:11   # one mutant
+//
+// Mutants known to be equivalent (no test can tell them from the original:
+// the difference is unreachable or changes nothing observable) are listed,
+// with a one-line reason each, in testdata/equivalent.txt; they are run like
+// the others but counted apart. The catch rate is caught / (compiled -
+// equivalent).
 //
 // Generation is deterministic: the same source gives the same mutants in the
-// same order, and a package with more than -max mutants is sampled with a
-// fixed seed.
+// same order, and a package with more than -max mutants is sampled with the
+// fixed -seed, a smaller -max choosing a subset of a larger one's.
 package mutate
 
 import (

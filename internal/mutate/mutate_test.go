@@ -116,7 +116,7 @@ func TestPackageMutatesWhatStepReaches(t *testing.T) {
 }
 
 // The same source gives the same mutants; a sample keeps the original
-// order and depends only on the seed.
+// order, depends only on the seed, and a smaller one is a subset.
 func TestDeterministic(t *testing.T) {
 	src := []byte("package p\n\nfunc Step(a, b int) bool {\n\treturn a < b && a+1 > b-2 && a == 3\n}\n")
 	one, err := File("s.go", src, nil)
@@ -133,6 +133,9 @@ func TestDeterministic(t *testing.T) {
 		i := indexOf(one, m.Key())
 		require.Greater(t, i, last, "sampled mutants keep their order")
 		last = i
+	}
+	for _, m := range Sample(one, 3, 7) {
+		require.NotEqual(t, -1, indexOf(s1, m.Key()), "a smaller sample is a subset")
 	}
 	require.Equal(t, one, Sample(one, 0, 7))
 	require.Equal(t, one, Sample(one, 13, 7))
