@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,7 +40,7 @@ const registryRun = "^(TestMutexCostsMatchTheNotes|TestElectionCostsMatchTheNote
 
 func main() {
 	pkgs := flag.String("pkg", strings.Join(protocols, ","), "comma-separated protocol packages under protocols/")
-	max := flag.Int("max", 60, "mutants per package at most, sampled with -seed (0: all)")
+	maxFlag := flag.String("max", "60", "mutants per package at most, sampled with -seed (0: all); \"12,bully=20\" sets 12, and 20 for bully")
 	seed := flag.Uint64("seed", 12, "the sampling seed")
 	list := flag.Bool("list", false, "list the mutants, run nothing")
 	timeout := flag.Duration("timeout", 60*time.Second, "test time per mutant and stage; a mutant that exceeds it is caught (as a timeout)")
@@ -49,6 +50,10 @@ func main() {
 	only := flag.String("only", "", "run only the mutants whose key contains one of these comma-separated strings")
 	flag.Parse()
 
+	max, err := parseMax(*maxFlag)
+	if err != nil {
+		fail(err)
+	}
 	equiv, err := readEquivalent(*equivFile)
 	if err != nil {
 		fail(err)
@@ -82,7 +87,11 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		ms := mutate.Sample(all, *max, *seed)
+		n, ok := max[pkg]
+		if !ok {
+			n = max[""]
+		}
+		ms := mutate.Sample(all, n, *seed)
 		if *only != "" {
 			ms = slices.DeleteFunc(ms, func(m mutate.Mutant) bool {
 				for _, o := range strings.Split(*only, ",") {
@@ -253,6 +262,23 @@ func testNames(dir string) (string, error) {
 		return "", fmt.Errorf("%s has no tests", dir)
 	}
 	return "^(" + strings.Join(names, "|") + ")$", nil
+}
+
+// parseMax reads -max: a default and pkg=N overrides, comma-separated.
+func parseMax(s string) (map[string]int, error) {
+	m := map[string]int{"": 60}
+	for _, f := range strings.Split(s, ",") {
+		pkg, v, ok := strings.Cut(f, "=")
+		if !ok {
+			pkg, v = "", f
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("-max %q: want N or pkg=N, comma-separated", s)
+		}
+		m[strings.TrimSpace(pkg)] = n
+	}
+	return m, nil
 }
 
 // readEquivalent reads the equivalent mutants: one per line, the mutant's
