@@ -22,7 +22,7 @@
 //	go run ./internal/mutate/cmd/mutate -pkg centralized,bully -max 20     # some of them, 20 mutants each
 //	go run ./internal/mutate/cmd/mutate -list -pkg lamport                 # the mutants only
 //	go run ./internal/mutate/cmd/mutate -rerun /tmp/mutants.jsonl -log /tmp/mutants.jsonl
-//	                                       # after adding tests: run again only the survivors and timeouts
+//	                                       # after adding tests: run again only the survivors
 //	go run ./internal/mutate/cmd/mutate -pkg bully -only guard.go:56:11   # one mutant
 //
 // Mutants known to be equivalent (no test can tell them from the original:
