@@ -46,7 +46,7 @@ func main() {
 	timeout := flag.Duration("timeout", 60*time.Second, "test time per mutant and stage; a mutant that exceeds it is caught (as a timeout)")
 	equivFile := flag.String("equivalent", "internal/mutate/testdata/equivalent.txt", "the list of equivalent mutants")
 	logFile := flag.String("log", "", "append one JSON line per mutant run to this file")
-	rerun := flag.String("rerun", "", "a -log of an earlier run: run again only the mutants that survived it (and those it lacks), take the others' outcomes from it")
+	rerun := flag.String("rerun", "", "a -log of an earlier run: run again only the mutants that survived it and are not listed as equivalent (and those it lacks), take the others' outcomes from it")
 	rerunTimeouts := flag.Bool("rerun-timeouts", false, "with -rerun, run its timeouts again too (with a longer -timeout, to tell a slow machine from an endless search)")
 	only := flag.String("only", "", "run only the mutants whose key contains one of these comma-separated strings")
 	flag.Parse()
@@ -117,7 +117,11 @@ func main() {
 		for i, m := range ms {
 			old, seen := earlier[m.Key()]
 			var res result
-			if seen && old.Outcome != survived && (old.Outcome != timedOut || !*rerunTimeouts) {
+			reuse := old.Outcome != survived && (old.Outcome != timedOut || !*rerunTimeouts)
+			if old.Outcome == survived && equiv[m.Key()] != "" {
+				reuse = true // an equivalent mutant survives any test
+			}
+			if seen && reuse {
 				res = old
 			} else {
 				res = runMutant(tmp, dir, pkgRun, m, *timeout)
