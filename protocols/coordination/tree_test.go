@@ -74,3 +74,26 @@ func TestWatchesFireOnce(t *testing.T) {
 	require.Equal(t, []string{"p1 WATCH(children /lock)"}, out.sent(p), "the data watch is gone")
 	require.Empty(t, r.Watches)
 }
+
+// A child watch fires for its znode's children and for its deletion, not
+// for a change of its data, and a data watch not for its children (seed
+// 000: "if the znode is specifically changed or removed or new children
+// are created under it"; tree.go's Event).
+func TestWatchKinds(t *testing.T) {
+	data := WatchReg{Path: "/lock", Client: 0}
+	child := WatchReg{Path: "/lock", Client: 0, Child: true}
+	for _, c := range []struct {
+		kind        EventKind
+		data, child bool
+	}{
+		{Created, true, false},
+		{Deleted, true, true},
+		{Changed, true, false},
+		{Children, false, true},
+	} {
+		ev := Event{"/lock", c.kind}
+		require.Equal(t, c.data, triggers(data, ev), "data watch, %s", ev.Kind)
+		require.Equal(t, c.child, triggers(child, ev), "child watch, %s", ev.Kind)
+		require.False(t, triggers(child, Event{"/lock/n-0", c.kind}), "another path, %s", ev.Kind)
+	}
+}
