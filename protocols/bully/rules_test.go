@@ -87,6 +87,34 @@ func TestTimersOfAnotherPhaseAreIgnored(t *testing.T) {
 	}
 }
 
+// After each step exactly the timer of the phase is armed: the failure
+// detector while NORMAL with a coordinator other than itself (the
+// coordinator watches nobody), the ok-timeout in WAIT_OK, the
+// coord-timeout in WAIT_COORD.
+func TestArmedTimers(t *testing.T) {
+	for _, c := range []struct {
+		self model.NodeID
+		s    State
+		want []model.TimerID
+	}{
+		{1, State{Normal, 3}, []model.TimerID{TimerDetect}},
+		{3, State{Normal, 3}, nil},
+		{1, State{Normal, NoCoord}, nil},
+		{1, State{WaitOK, 3}, []model.TimerID{TimerOK}},
+		{1, State{WaitCoord, 3}, []model.TimerID{TimerCoord}},
+	} {
+		var out model.Out[Msg]
+		arm(c.self, c.s, &out)
+		var set []model.TimerID
+		out.TimerOps(func(id model.TimerID, on bool) {
+			if on {
+				set = append(set, id)
+			}
+		})
+		require.Equal(t, c.want, set, "%s %+v", c.self, c.s)
+	}
+}
+
 // The timer guards are SPIN's: an ok-timeout waits while an ELECTION of
 // its own, or an OK or COORD towards it, is in flight; a coord-timeout
 // also while a higher process is electing or an ELECTION goes up.
@@ -117,6 +145,8 @@ func TestTimerGuards(t *testing.T) {
 	require.False(t, p.TimerReady(w, 0, TimerDetect), "p2 is up")
 	w.Down = 1 << 2
 	require.True(t, p.TimerReady(w, 0, TimerDetect))
+	w.Nodes[0] = State{WaitCoord, 2}
+	require.False(t, p.TimerReady(w, 0, TimerDetect), "the detector is a NORMAL process's")
 }
 
 // Encodings round-trip and tell states and messages apart.
