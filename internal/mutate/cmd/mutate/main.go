@@ -229,6 +229,9 @@ func goTest(overlay, pkg, run string, timeout time.Duration) ([]byte, int, bool)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-vet=off", "-failfast",
 		"-overlay", overlay, "-timeout", timeout.String(), "-run", run, pkg)
+	// A failing rapid test would write a fail file into the tree, and
+	// replay it under the next mutant.
+	cmd.Env = append(os.Environ(), "RAPID_NOFAILFILE=1")
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
