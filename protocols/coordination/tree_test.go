@@ -97,3 +97,20 @@ func TestWatchKinds(t *testing.T) {
 		require.False(t, triggers(child, Event{"/lock/n-0", c.kind}), "another path, %s", ev.Kind)
 	}
 }
+
+// Operations print as in traces (op.go): the path, the data, the expected
+// version, and the flags joined by "|".
+func TestOpStrings(t *testing.T) {
+	for _, c := range []struct {
+		op   Op
+		want string
+	}{
+		{Op{Kind: OpSetData, Path: "/x", Data: 1, Version: AnyVersion}, "setData(/x,1)"},
+		{Op{Kind: OpCreate, Path: "/lock/n-", Flags: Ephemeral | Sequential}, "create(/lock/n-,e|s)"},
+		{Op{Kind: OpCreate, Path: "/lock/n-", Flags: Ephemeral}, "create(/lock/n-,e)"},
+		{Op{Kind: OpExists, Path: "/lock/n-1", Flags: Watch}, "exists(/lock/n-1,watch)"},
+		{Op{Kind: OpDelete, Path: "/x", Version: 2}, "delete(/x,v2)"},
+	} {
+		require.Equal(t, c.want, c.op.String())
+	}
+}
