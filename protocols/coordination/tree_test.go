@@ -114,3 +114,11 @@ func TestOpStrings(t *testing.T) {
 		require.Equal(t, c.want, c.op.String())
 	}
 }
+
+// SeqOf reads a sequential znode's counter, -1 for another name.
+func TestSeqOf(t *testing.T) {
+	require.Equal(t, 12, SeqOf("n-12"))
+	require.Equal(t, 0, SeqOf("/lock/n-0"))
+	require.Equal(t, -1, SeqOf("n-"))
+	require.Equal(t, -1, SeqOf("lock"))
+}
