@@ -68,6 +68,53 @@ func TestRules(t *testing.T) {
 	require.Equal(t, []sent{{2, Election}, {3, Election}}, sends(&out))
 }
 
+// A timer of another phase than the process's changes nothing: each
+// timeout rule applies in its own phase only (seed 001: the detector while
+// NORMAL, the ok-timeout in WAIT_OK, the coord-timeout in WAIT_COORD).
+func TestTimersOfAnotherPhaseAreIgnored(t *testing.T) {
+	p := New(4)
+	phaseOf := map[model.TimerID]Phase{TimerDetect: Normal, TimerOK: WaitOK, TimerCoord: WaitCoord}
+	for _, timer := range []model.TimerID{TimerDetect, TimerOK, TimerCoord} {
+		for _, phase := range []Phase{Normal, WaitOK, WaitCoord} {
+			if phase == phaseOf[timer] {
+				continue
+			}
+			var out model.Out[Msg]
+			s := State{phase, 3}
+			require.Equal(t, s, p.Step(1, s, model.Event[Msg]{Kind: model.Timeout, Timer: timer}, &out), "timer %d in %v", timer, phase)
+			require.Empty(t, sends(&out), "timer %d in %v", timer, phase)
+		}
+	}
+}
+
+// After each step exactly the timer of the phase is armed: the failure
+// detector while NORMAL with a coordinator other than itself (the
+// coordinator watches nobody), the ok-timeout in WAIT_OK, the
+// coord-timeout in WAIT_COORD.
+func TestArmedTimers(t *testing.T) {
+	for _, c := range []struct {
+		self model.NodeID
+		s    State
+		want []model.TimerID
+	}{
+		{1, State{Normal, 3}, []model.TimerID{TimerDetect}},
+		{3, State{Normal, 3}, nil},
+		{1, State{Normal, NoCoord}, nil},
+		{1, State{WaitOK, 3}, []model.TimerID{TimerOK}},
+		{1, State{WaitCoord, 3}, []model.TimerID{TimerCoord}},
+	} {
+		var out model.Out[Msg]
+		arm(c.self, c.s, &out)
+		var set []model.TimerID
+		out.TimerOps(func(id model.TimerID, on bool) {
+			if on {
+				set = append(set, id)
+			}
+		})
+		require.Equal(t, c.want, set, "%s %+v", c.self, c.s)
+	}
+}
+
 // The timer guards are SPIN's: an ok-timeout waits while an ELECTION of
 // its own, or an OK or COORD towards it, is in flight; a coord-timeout
 // also while a higher process is electing or an ELECTION goes up.
@@ -87,11 +134,19 @@ func TestTimerGuards(t *testing.T) {
 	require.False(t, p.TimerReady(w, 0, TimerCoord), "a COORD is on its way to p0")
 	w.Net = nil
 	require.True(t, p.TimerReady(w, 0, TimerCoord))
+	// An ELECTION from below, on its way to p0's peer p1 in WAIT_COORD, is
+	// no COORD from above: p1's coord-timeout may fire.
+	w.Nodes = []State{{WaitOK, 2}, {WaitCoord, 2}, {Normal, 2}}
+	w.Net = []model.Envelope[Msg]{{From: 0, To: 1, Msg: Election}}
+	require.True(t, p.TimerReady(w, 1, TimerCoord), "only an ELECTION to a higher id holds it back")
+	w.Net = nil
 	require.False(t, p.TimerReady(w, 1, TimerDetect), "p1 is the coordinator")
 	w.Nodes[0] = State{Normal, 2}
 	require.False(t, p.TimerReady(w, 0, TimerDetect), "p2 is up")
 	w.Down = 1 << 2
 	require.True(t, p.TimerReady(w, 0, TimerDetect))
+	w.Nodes[0] = State{WaitCoord, 2}
+	require.False(t, p.TimerReady(w, 0, TimerDetect), "the detector is a NORMAL process's")
 }
 
 // Encodings round-trip and tell states and messages apart.

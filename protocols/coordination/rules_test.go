@@ -119,6 +119,7 @@ func TestElectionsRefuseAndDisconnect(t *testing.T) {
 	r = p.stepReplica(2, r, recv(1, Msg{Kind: NewEpoch, Epoch: 2}), b.o())
 	require.Equal(t, []string{"p4 REPLY(#1 connloss)", "p1 ACKEPOCH(e2 cur=1 [])"}, b.sent(p))
 	require.Equal(t, Promised, r.Role)
+	require.Zero(t, r.Owed, "the connection loss is the answer: the server owes the client nothing more")
 	p.stepReplica(2, r, recv(1, Msg{Kind: NewEpoch, Epoch: 2}), b.o())
 	require.Empty(t, b.sent(p), "a promise is made once per epoch")
 }

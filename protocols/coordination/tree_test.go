@@ -74,3 +74,51 @@ func TestWatchesFireOnce(t *testing.T) {
 	require.Equal(t, []string{"p1 WATCH(children /lock)"}, out.sent(p), "the data watch is gone")
 	require.Empty(t, r.Watches)
 }
+
+// A child watch fires for its znode's children and for its deletion, not
+// for a change of its data, and a data watch not for its children (seed
+// 000: "if the znode is specifically changed or removed or new children
+// are created under it"; tree.go's Event).
+func TestWatchKinds(t *testing.T) {
+	data := WatchReg{Path: "/lock", Client: 0}
+	child := WatchReg{Path: "/lock", Client: 0, Child: true}
+	for _, c := range []struct {
+		kind        EventKind
+		data, child bool
+	}{
+		{Created, true, false},
+		{Deleted, true, true},
+		{Changed, true, false},
+		{Children, false, true},
+	} {
+		ev := Event{"/lock", c.kind}
+		require.Equal(t, c.data, triggers(data, ev), "data watch, %s", ev.Kind)
+		require.Equal(t, c.child, triggers(child, ev), "child watch, %s", ev.Kind)
+		require.False(t, triggers(child, Event{"/lock/n-0", c.kind}), "another path, %s", ev.Kind)
+	}
+}
+
+// Operations print as in traces (op.go): the path, the data, the expected
+// version, and the flags joined by "|".
+func TestOpStrings(t *testing.T) {
+	for _, c := range []struct {
+		op   Op
+		want string
+	}{
+		{Op{Kind: OpSetData, Path: "/x", Data: 1, Version: AnyVersion}, "setData(/x,1)"},
+		{Op{Kind: OpCreate, Path: "/lock/n-", Flags: Ephemeral | Sequential}, "create(/lock/n-,e|s)"},
+		{Op{Kind: OpCreate, Path: "/lock/n-", Flags: Ephemeral}, "create(/lock/n-,e)"},
+		{Op{Kind: OpExists, Path: "/lock/n-1", Flags: Watch}, "exists(/lock/n-1,watch)"},
+		{Op{Kind: OpDelete, Path: "/x", Version: 2}, "delete(/x,v2)"},
+	} {
+		require.Equal(t, c.want, c.op.String())
+	}
+}
+
+// SeqOf reads a sequential znode's counter, -1 for another name.
+func TestSeqOf(t *testing.T) {
+	require.Equal(t, 12, SeqOf("n-12"))
+	require.Equal(t, 0, SeqOf("/lock/n-0"))
+	require.Equal(t, -1, SeqOf("n-"))
+	require.Equal(t, -1, SeqOf("lock"))
+}
