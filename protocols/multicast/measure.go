@@ -21,6 +21,10 @@ type Scenario[S, M any] struct {
 	System *model.System[S, M]
 	// Senders multicast once each at time 0, in this order.
 	Senders []model.NodeID
+	// Crash are the processes that crash at time 0, once the senders'
+	// multicasts are made and transmitted (what was sent to them is lost):
+	// the run of a view change.
+	Crash []model.NodeID
 	// Kind names a message's kind in the counts: "DATA", "ACK".
 	Kind func(m M) string
 	// Lose, when set, says whether a message just sent is lost (the
@@ -124,6 +128,14 @@ func Measure[S, M any](sc Scenario[S, M]) (Run, error) {
 		m.finishLocal() // a sender transmits one multicast at a time
 		if err := m.apply(model.Action{Kind: model.ActInput, Node: p, Input: Input}); err != nil {
 			return m.run, err
+		}
+	}
+	if len(sc.Crash) > 0 {
+		m.finishLocal()
+		for _, p := range sc.Crash {
+			if err := m.apply(model.Action{Kind: model.ActCrash, Node: p}); err != nil {
+				return m.run, err
+			}
 		}
 	}
 	limit := 20*sys.N() + 20
