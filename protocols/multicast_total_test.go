@@ -82,6 +82,16 @@ func TestViewSyncMulticast(t *testing.T) {
 	} {
 		r.check(t)
 	}
+	// The membership service rests on the perfect failure detector: with
+	// timeouts that may fire early, two processes install two different
+	// first views, without any crash.
+	e, _ := Lookup("viewsync")
+	target, _, err := e.BuildWith(map[string]string{"msgs": "1", "senders": "1"}, model.Config{Timers: model.TimersFree})
+	require.NoError(t, err)
+	rep := target.Check(checker.Options{})
+	require.Equal(t, checker.Violated, rep.Verdict)
+	require.Equal(t, "view-synchrony", rep.Counterexample.Property)
+	require.Len(t, rep.Counterexample.Steps, 4)
 }
 
 // Larger configurations, exhaustively (COORDCHECK_LONG=1).
