@@ -148,3 +148,16 @@ func TestTotalOrderMulticastSwarm(t *testing.T) {
 		}
 	}
 }
+
+// The ISIS variants' parameters are checked, with one line naming the
+// problem.
+func TestISISBadParameters(t *testing.T) {
+	e, _ := Lookup("isis")
+	for given, want := range map[string]string{
+		"tiebreak": `parameter tiebreak="foo": want id or none`,
+		"choose":   `parameter choose="foo": want largest or smallest`,
+	} {
+		_, _, err := e.BuildWith(map[string]string{given: "foo"}, model.Config{})
+		require.EqualError(t, err, want)
+	}
+}
