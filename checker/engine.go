@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -35,7 +36,7 @@ func ParseStrategy(name string) (Strategy, error) {
 			return Strategy(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown mode %q (valid: bfs, dfs, random, swarm)", name)
+	return 0, fmt.Errorf("unknown mode %s (valid: bfs, dfs, random, swarm)", clip.Quote(name))
 }
 
 // Options bound and steer a check. The zero value is an unbounded BFS that

@@ -16,7 +16,7 @@ func raSpec(n, rounds int, cfg model.Config) *checker.Spec[ra.State, ra.Msg] {
 	p := ra.New(n, rounds)
 	p.Clocks = ra.SPIN
 	return &checker.Spec[ra.State, ra.Msg]{
-		System:     model.NewSystem[ra.State, ra.Msg](p, cfg),
+		System:     model.MustNewSystem[ra.State, ra.Msg](p, cfg),
 		Invariants: []checker.Invariant[ra.State, ra.Msg]{invariants.MutualExclusion[ra.State, ra.Msg](p)},
 		Deadlock:   true,
 	}
