@@ -20,7 +20,7 @@ func newWorld(t *testing.T) *world {
 	p := New(3, multicast.Workload{Msgs: 1, Senders: 3})
 	f, err := model.ParseFaults("crash=1")
 	require.NoError(t, err)
-	sys := model.NewSystem[State, Msg](p, model.Config{History: true, HistoryByNode: true, Faults: f})
+	sys := model.MustNewSystem[State, Msg](p, model.Config{History: true, HistoryByNode: true, Faults: f})
 	return &world{t: t, sys: sys, w: sys.Init()}
 }
 

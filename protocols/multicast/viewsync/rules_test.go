@@ -142,7 +142,7 @@ func TestUnionDeliveredBeforeTheView(t *testing.T) {
 // once x is down and none of its messages is in flight.
 func TestPerfectFailureDetector(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 1, Senders: 3})
-	sys := model.NewSystem[State, Msg](p, model.Config{})
+	sys := model.MustNewSystem[State, Msg](p, model.Config{})
 	w := sys.Init()
 	require.False(t, p.TimerReady(w, 0, Suspect+2), "p2 is up")
 	w.Down = 1 << 2
