@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# Runs SPIN's compiled verifier and coordcheck on the same models, on this
-# machine, one after the other, and prints their figures side by side:
-# distinct states, transitions, time, states per second, memory, and the
-# throughput ratio. Both run single-threaded (GOMAXPROCS=1 for coordcheck).
+# Runs SPIN's compiled verifier (pan) in three storage modes and coordcheck
+# on one worker and on every core, on the same models, on this machine, one
+# after the other, and prints their figures side by side: distinct states,
+# wall time of the whole process and peak resident memory (both measured
+# from outside by /usr/bin/time, the same way for every column), and the
+# ratios.
+#
+#   pan full   -DNOREDUCE                 whole state vectors in the hash table
+#   pan HC4    -DNOREDUCE -DHC4           hash compaction: a 4-word fingerprint
+#                                         per state, what coordcheck stores too
+#                                         (the fair comparison)
+#   pan COLL   -DNOREDUCE -DCOLLAPSE      state vectors collapsed into indices
+#   cc 1       coordcheck, GOMAXPROCS=1, -workers 1
+#   cc all     coordcheck, every core (parallel BFS)
 #
 #   bench/spin-compare.sh              the standard rows (a few minutes)
-#   LONG=1 bench/spin-compare.sh       + RA N=4 R=2 (54 M states; ~2 min coordcheck, ~5 min SPIN)
+#   LONG=1 bench/spin-compare.sh       + RA N=4 R=2 (54 M states)
 #   ONLY=regex bench/spin-compare.sh   only the rows whose id matches
-#   CORES=2 bench/spin-compare.sh      coordcheck on 2 cores (parallel BFS);
-#                                      SPIN's pan stays on one
+#   MODES="full hc4" ...               only these pan modes (default: full hc4 coll)
 #
 # SPIN's models are ../shared/bench/spin/models (SPIN=dir overrides); the
-# build and run flags are those of its run.sh (NOREDUCE: no partial order
-# reduction, which it shows is ineffective on these models). Needs spin
-# and gcc; installs them with apt-get when missing.
+# pan flags are those of its run.sh (NOREDUCE: no partial-order reduction,
+# which it shows is ineffective on these models). coordcheck runs safety
+# and deadlock only (-liveness=false), as pan -DSAFETY does. Needs spin, gcc
+# and /usr/bin/time; installs them with apt-get when missing. Run it on a
+# quiet machine: nothing else should be running beside it.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -21,12 +32,13 @@ SPIN=${SPIN:-$ROOT/../shared/bench/spin}
 TLIM=${TLIM:-120}
 LONG=${LONG:-0}
 ONLY=${ONLY:-.}
-CORES=${CORES:-1}
+MODES=${MODES:-full hc4 coll}
 OUT=${OUT:-$ROOT/bench/results}
+CORES=$(nproc)
 
-if ! command -v spin >/dev/null || ! command -v gcc >/dev/null; then
-  echo "installing spin and gcc" >&2
-  (apt-get update -qq && apt-get install -y -qq spin gcc) >/dev/null
+if ! command -v spin >/dev/null || ! command -v gcc >/dev/null || [ ! -x /usr/bin/time ]; then
+  echo "installing spin, gcc and time" >&2
+  (apt-get update -qq && apt-get install -y -qq spin gcc time) >/dev/null
 fi
 mkdir -p "$OUT"
 go build -o "$OUT/coordcheck" "$ROOT/cmd/coordcheck"
@@ -39,49 +51,57 @@ row ra_n4_r1      ra      "-DN=4 -DR=1" "-m100000 -w24"     "ricartagrawala -n 4
 [ "$LONG" = 1 ] && row ra_n4_r2 ra "-DN=4 -DR=2" "-m100000 -w26" "ricartagrawala -n 4 -rounds 2 -clock spin"
 row mk_n3         maekawa "-DN=3"       "-m100000 -c0 -w20" "maekawa -n 3 -exhaust"
 row mk_n4_grid    maekawa "-DN=4"       "-m100000 -c0 -w24" "maekawa -n 4 -sets grid -exhaust"
-row ce_n4_r2      central "-DN=4 -DR=2" "-m100000 -w20"     "centralized -n 4 -rounds 2"
 row ce_n5_r2      central "-DN=5 -DR=2" "-m100000 -w24"     "centralized -n 5 -rounds 2"
 row ce_n6_r2      central "-DN=6 -DR=2" "-m100000 -w24"     "centralized -n 6 -rounds 2"
 row bu_n4         bully   "-DN=4 -DCAP=6" "-m100000 -c0 -w24" "bully -n 4 -faults crash=1@p3,restart=1 -exhaust"
-row cr_n8         changroberts "-DN=8" "-m100000 -w20"      "ringelection -n 8"
 row cr_n10        changroberts "-DN=10" "-m100000 -w22"     "ringelection -n 10"
-# Too large for either to finish: both capped at TLIM seconds.
-row mk_n7_plane   maekawa "-DN=7"       "-m100000 -c0 -w28" "maekawa -n 7 -sets plane -exhaust -timeout ${TLIM}s"
 
-printf '%-12s | %12s %12s %8s %10s %9s | %12s %12s %8s %10s %9s | %6s\n' \
-  id "spin states" transitions "time s" "states/s" "mem MB" "cc states" transitions "time s" "states/s" "mem MB" "ratio"
+declare -A modeflags=([full]="" [hc4]="-DHC4" [coll]="-DCOLLAPSE")
+
+# timed DIR LOG CMD...: runs CMD in DIR with its output in LOG, and prints
+# "wall_seconds peak_rss_MB" measured by /usr/bin/time.
+timed() {
+  local dir=$1 log=$1/$2; shift 2
+  ( cd "$dir" && /usr/bin/time -f '%e %M' -o "$log.time" "$@" > "$log" 2>&1 || true )
+  awk '{printf "%s %.0f\n", $1, $2/1024}' "$log.time"
+}
+
+printf '%-11s %12s' id states
+for m in $MODES; do printf ' | pan %-4s s    MB' "$m"; done
+printf ' | cc 1 s    MB  B/st | cc %d s    MB | cc1/HC4  cc%d/HC4  cc%d/cc1\n' "$CORES" "$CORES" "$CORES"
 for r in "${rows[@]}"; do
   IFS='|' read -r id model defs panargs ccargs <<<"$r"
   [[ $id =~ $ONLY ]] || continue
-  name=${ccargs%% *}
-  if ! "$OUT/coordcheck" list | grep -x "$name" >/dev/null; then
-    printf '%-12s | (coordcheck has no protocol %s yet)\n' "$id" "$name"; continue
-  fi
   d=$OUT/build/$id; rm -rf "$d"; mkdir -p "$d"; cp "$SPIN/models/$model.pml" "$d/"
-  ( cd "$d" && spin $defs -a "$model.pml" >/dev/null && gcc -O2 -w -DSAFETY -DNOREDUCE -DMEMLIM=20000 -o pan pan.c )
-  ( cd "$d" && timeout -s INT "$TLIM" ./pan $panargs > pan.log 2>&1 || true )
-  sst=$(awk '/states, stored/{print $1; exit}' "$d/pan.log")
-  str=$(awk '/transitions \(= stored\+matched\)/{print $1; exit}' "$d/pan.log")
-  stime=$(awk '/pan: elapsed time/{print $4; exit}' "$d/pan.log")
-  smem=$(awk '/total actual memory usage/{print $1; exit}' "$d/pan.log")
-  # coordcheck on CORES cores (default one), one JSON object
-  # safety only, as SPIN checks: no liveness graph
-  GOMAXPROCS=$CORES "$OUT/coordcheck" check $ccargs -liveness=false -json > "$d/cc.json" || true
-  read -r cst ctr ctime cmem < <(python3 -c '
+  ( cd "$d" && spin $defs -a "$model.pml" >/dev/null )
+  line=$(printf '%-11s' "$id")
+  sst=""; hc4=""
+  for m in $MODES; do
+    ( cd "$d" && gcc -O2 -w -DSAFETY -DNOREDUCE ${modeflags[$m]} -DMEMLIM=20000 -o "pan-$m" pan.c )
+    read -r wall rss < <(timed "$d" "pan-$m.log" timeout -s INT "$TLIM" "./pan-$m" $panargs)
+    st=$(awk '/states, stored/{print $1; exit}' "$d/pan-$m.log")
+    [ -n "$sst" ] || sst=$st
+    if [ "$st" != "$sst" ]; then echo "$id: pan $m stored $st states, not $sst" >&2; fi
+    [ "$m" = hc4 ] && hc4=$wall
+    line+=$(printf ' | %9s %6s' "$wall" "$rss")
+  done
+  read -r w1 rss1 < <(timed "$d" cc1.json env GOMAXPROCS=1 "$OUT/coordcheck" check $ccargs -liveness=false -workers 1 -json)
+  read -r wn rssn < <(timed "$d" ccn.json "$OUT/coordcheck" check $ccargs -liveness=false -workers "$CORES" -json)
+  read -r cst bps < <(python3 -c '
 import json,sys
 r=json.load(open(sys.argv[1]))
-print(r["states"], r["transitions"], r["elapsed_ns"]/1e9, (r["table_bytes"]+r["frontier_bytes"])/2**20)' "$d/cc.json")
-  python3 - "$id" "$sst" "$str" "$stime" "$smem" "$cst" "$ctr" "$ctime" "$cmem" <<'PY'
-import sys
-id_, sst, str_, stime, smem, cst, ctr, ctime, cmem = sys.argv[1:]
-f = lambda x: float(x) if x else 0.0
-sst, str_, stime, smem, cst, ctr, ctime, cmem = map(f, (sst, str_, stime, smem, cst, ctr, ctime, cmem))
-srate = sst / stime if stime > 0 else 0
-crate = cst / ctime if ctime > 0 else 0
-ratio = crate / srate if srate > 0 else 0
-print(f"{id_:<12} | {sst:12,.0f} {str_-1:12,.0f} {stime:8.2f} {srate:10,.0f} {smem:9.0f} | {cst:12,.0f} {ctr:12,.0f} {ctime:8.2f} {crate:10,.0f} {cmem:9.0f} | {ratio:5.2f}x")
-PY
+print(r["states"], round(r["table_bytes"]/max(r["states"],1),1))' "$d/cc1.json" 2>/dev/null || echo "? ?")
+  [ "$cst" = "$sst" ] || echo "$id: coordcheck found $cst states, pan $sst" >&2
+  ratio() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); print(f'{b/a:.2f}x' if a>0 else '-')" "$1" "$2"; }
+  line+=$(printf ' | %6s %5s %5s | %6s %5s' "$w1" "$rss1" "$bps" "$wn" "$rssn")
+  if [ -n "$hc4" ]; then
+    line+=$(printf ' | %7s  %7s  %7s' "$(ratio "$w1" "$hc4")" "$(ratio "$wn" "$hc4")" "$(ratio "$wn" "$w1")")
+  else
+    line+=$(printf ' | %7s  %7s  %7s' - - "$(ratio "$wn" "$w1")")
+  fi
+  printf '%-11s %12s%s\n' "$id" "$(python3 -c 'import sys; print(f"{int(sys.argv[1]):,}")' "$sst" 2>/dev/null || echo "$sst")" "${line:11}"
 done
-echo "(SPIN transitions shown as edges = stored+matched-1, which for bully also counts its monitor's self-loop"
-echo " on each terminal state; ratio = coordcheck states/s over SPIN states/s, meaningless under 0.1 s;"
-echo " rows capped at ${TLIM}s are partial)"
+echo "(wall seconds and peak RSS of the whole process, from /usr/bin/time; B/st = coordcheck's"
+echo " visited-table bytes per state; a ratio is how many times faster the left side is: HC4's"
+echo " time over coordcheck's, or one worker's over $CORES workers'; rows under 0.1 s are noise;"
+echo " every state count is checked equal across the columns, a mismatch is printed above)"

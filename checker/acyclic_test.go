@@ -54,7 +54,7 @@ func (ranked) Weight(uint8) uint64 { return 0 }
 
 func counterSpec(p model.Protocol[uint8, uint8]) *checker.Spec[uint8, uint8] {
 	return &checker.Spec[uint8, uint8]{
-		System: model.NewSystem(p, model.Config{}),
+		System: model.MustNewSystem(p, model.Config{}),
 		Liveness: []checker.Liveness[uint8, uint8]{{
 			Name:    "reaches-3",
 			Pending: func(w *model.World[uint8, uint8], _ model.NodeID) bool { return w.Nodes[0] < 3 },
@@ -90,7 +90,7 @@ func TestTerminalStarvationWithoutTheGraph(t *testing.T) {
 	f, err := model.ParseFaults("drop=1")
 	require.NoError(t, err)
 	sp := &checker.Spec[cstate, uint8]{
-		System:   model.NewSystem[cstate, uint8](chatter{fairGive: true, quiet: true}, model.Config{Faults: f}),
+		System:   model.MustNewSystem[cstate, uint8](chatter{fairGive: true, quiet: true}, model.Config{Faults: f}),
 		Liveness: chatterSpec(true).Liveness,
 	}
 	r := sp.Check(checker.Options{})

@@ -62,7 +62,7 @@ func (c chatter) FormatMsg(m uint8) string { return map[uint8]string{1: "CHAT", 
 
 func chatterSpec(fair bool) *checker.Spec[cstate, uint8] {
 	return &checker.Spec[cstate, uint8]{
-		System: model.NewSystem[cstate, uint8](chatter{fairGive: fair}, model.Config{}),
+		System: model.MustNewSystem[cstate, uint8](chatter{fairGive: fair}, model.Config{}),
 		Liveness: []checker.Liveness[cstate, uint8]{{
 			Name:    "p1-served",
 			Pending: func(w *model.World[cstate, uint8], i model.NodeID) bool { return i == 1 && !w.Nodes[1].gave },
@@ -127,7 +127,7 @@ func TestReplayJudgesPendingAtTheEnd(t *testing.T) {
 	require.Equal(t, "", rp.Trace.Property)
 	f, _ := model.ParseFaults("drop=1")
 	sp = &checker.Spec[cstate, uint8]{
-		System:   model.NewSystem[cstate, uint8](chatter{fairGive: true, quiet: true}, model.Config{Faults: f}),
+		System:   model.MustNewSystem[cstate, uint8](chatter{fairGive: true, quiet: true}, model.Config{Faults: f}),
 		Liveness: chatterSpec(true).Liveness,
 	}
 	r := sp.Check(checker.Options{})

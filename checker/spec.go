@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -49,6 +50,16 @@ func (sp *Spec[S, M]) PropertyNames() []string {
 	if sp.Deadlock {
 		names = append(names, DeadlockProperty)
 	}
+	for _, l := range sp.Liveness {
+		names = append(names, l.Name)
+	}
+	return names
+}
+
+// LivenessNames lists the liveness properties the spec checks: those that
+// -liveness=false would skip.
+func (sp *Spec[S, M]) LivenessNames() []string {
+	var names []string
 	for _, l := range sp.Liveness {
 		names = append(names, l.Name)
 	}
@@ -134,7 +145,7 @@ func (sp *Spec[S, M]) Without(names []string) (Target, error) {
 	valid := sp.PropertyNames()
 	for _, n := range names {
 		if !slices.Contains(valid, n) {
-			return nil, fmt.Errorf("unknown property %q (valid: %s)", n, strings.Join(valid, ", "))
+			return nil, fmt.Errorf("unknown property %s (valid: %s)", clip.Quote(n), strings.Join(valid, ", "))
 		}
 	}
 	cp := *sp

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -52,11 +53,17 @@ type StepError struct {
 	Step    int      // 1-based index of the action
 	Line    string   // the action as given
 	Enabled []string // the actions enabled at that point
+	// Reason, when set, says why the action cannot apply in this
+	// configuration at all (it names a node the system does not have).
+	Reason string
 }
 
 // Error says which step is not enabled and what is.
 func (e *StepError) Error() string {
-	return fmt.Sprintf("step %d: %q is not enabled (enabled: %s)", e.Step, e.Line, strings.Join(e.Enabled, "; "))
+	if e.Reason != "" {
+		return fmt.Sprintf("step %d: %s: %s", e.Step, clip.Quote(e.Line), e.Reason)
+	}
+	return fmt.Sprintf("step %d: %s is not enabled (enabled: %s)", e.Step, clip.Quote(e.Line), strings.Join(e.Enabled, "; "))
 }
 
 // Replay applies the given action lines, by value, from the initial world
@@ -74,6 +81,9 @@ func (sp *Spec[S, M]) ReplayLoop(lines []string, loop int) (*Replayed, error) {
 		worlds = append(worlds, r.sys.Encode(nil, r.cur))
 	}
 	for i, line := range lines {
+		if err := r.sys.CheckActionNodes(line); err != nil {
+			return nil, &StepError{Step: i + 1, Line: line, Reason: err.Error()}
+		}
 		want := model.NormalizeAction(line)
 		var class uint64
 		ok := r.step(func(a model.Action, _ *model.World[S, M]) bool {

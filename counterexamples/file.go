@@ -35,6 +35,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -156,7 +157,7 @@ func (e *SyntaxError) Error() string {
 	if e.Line == 0 {
 		return e.Msg
 	}
-	return fmt.Sprintf("line %d: %s: %q", e.Line, e.Msg, e.Text)
+	return fmt.Sprintf("line %d: %s: %s", e.Line, e.Msg, clip.Quote(e.Text))
 }
 
 // Parse reads a file in the text format.
@@ -182,7 +183,7 @@ func Parse(r io.Reader) (*File, error) {
 				prop, detail, _ := strings.Cut(rest, ": ")
 				prop = strings.TrimSuffix(prop, ":")
 				if prop != f.Property {
-					return nil, &SyntaxError{n, line, "violation names property " + strconv.Quote(prop) + " but the header says " + strconv.Quote(f.Property)}
+					return nil, &SyntaxError{n, line, "violation names property " + clip.Quote(prop) + " but the header says " + clip.Quote(f.Property)}
 				}
 				f.Detail = detail
 				continue
@@ -219,7 +220,7 @@ func Parse(r io.Reader) (*File, error) {
 			return nil, &SyntaxError{n, line, "expected an action (" + strings.Join(model.ActionWords(), ", ") + ") or ----"}
 		}
 		if seen[word] {
-			return nil, &SyntaxError{n, line, "duplicate header " + strconv.Quote(word)}
+			return nil, &SyntaxError{n, line, "duplicate header " + clip.Quote(word)}
 		}
 		seen[word] = true
 		switch word {
@@ -229,7 +230,7 @@ func Parse(r io.Reader) (*File, error) {
 			for _, kv := range strings.Fields(rest) {
 				k, v, ok := strings.Cut(kv, "=")
 				if !ok || k == "" {
-					return nil, &SyntaxError{n, line, "parameter " + strconv.Quote(kv) + " is not name=value"}
+					return nil, &SyntaxError{n, line, "parameter " + clip.Quote(kv) + " is not name=value"}
 				}
 				f.Params[k] = v
 			}
@@ -261,7 +262,7 @@ func Parse(r io.Reader) (*File, error) {
 			}
 			steps = v
 		default:
-			return nil, &SyntaxError{n, line, "unknown header " + strconv.Quote(word) + " (valid: protocol, params, network, faults, timers, ordering, app-msgs, skip, property, steps)"}
+			return nil, &SyntaxError{n, line, "unknown header " + clip.Quote(word) + " (valid: protocol, params, network, faults, timers, ordering, app-msgs, skip, property, steps)"}
 		}
 	}
 	if err := sc.Err(); err != nil {

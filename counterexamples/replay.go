@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols"
 )
@@ -26,11 +27,17 @@ type LineError struct {
 	Line    int    // line number in the file (or action index when unknown)
 	Action  string // the action line
 	Enabled []string
+	// Reason, when set, says why the action cannot apply to the recorded
+	// configuration at all (a node it does not have).
+	Reason string
 }
 
 // Error names the line that no longer applies.
 func (e *LineError) Error() string {
-	return fmt.Sprintf("line %d: %q no longer applies; enabled there: %v", e.Line, e.Action, e.Enabled)
+	if e.Reason != "" {
+		return fmt.Sprintf("line %d: %s: %s", e.Line, clip.Quote(e.Action), e.Reason)
+	}
+	return fmt.Sprintf("line %d: %s no longer applies; enabled there: %v", e.Line, clip.Quote(e.Action), e.Enabled)
 }
 
 // Target builds the system a file records, through the registry.
@@ -84,7 +91,7 @@ func Replay(f *File) (*Result, error) {
 		if se.Step-1 < len(f.ActionLines) {
 			line = f.ActionLines[se.Step-1]
 		}
-		return nil, &LineError{Line: line, Action: se.Line, Enabled: se.Enabled}
+		return nil, &LineError{Line: line, Action: se.Line, Enabled: se.Enabled, Reason: se.Reason}
 	}
 	if err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 // FaultKind is one kind of injected failure.
@@ -99,7 +101,7 @@ func ParseFaults(spec string) (Faults, error) {
 	for _, item := range items {
 		name, val, ok := strings.Cut(item, "=")
 		if !ok {
-			return f, fmt.Errorf("fault %q is not kind=count (kinds: %s)", item, valid)
+			return f, fmt.Errorf("fault %s is not kind=count (kinds: %s)", clip.Quote(item), valid)
 		}
 		k := -1
 		for i, n := range faultNames {
@@ -108,7 +110,7 @@ func ParseFaults(spec string) (Faults, error) {
 			}
 		}
 		if k < 0 {
-			return f, fmt.Errorf("unknown fault kind %q (valid: %s)", name, valid)
+			return f, fmt.Errorf("unknown fault kind %s (valid: %s)", clip.Quote(name), valid)
 		}
 		if seen[name] {
 			return f, fmt.Errorf("fault kind %q given twice", name)
@@ -120,7 +122,7 @@ func ParseFaults(spec string) (Faults, error) {
 				for _, s := range strings.Split(nodes, "+") {
 					id, err := ParseNodeID(s)
 					if err != nil {
-						return f, fmt.Errorf("crash nodes %q: %v", nodes, err)
+						return f, fmt.Errorf("crash nodes %s: %v", clip.Quote(nodes), err)
 					}
 					f.CrashNodes |= 1 << id
 				}
@@ -132,7 +134,7 @@ func ParseFaults(spec string) (Faults, error) {
 		}
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 || n > 255 {
-			return f, fmt.Errorf("fault %s=%q: want a count from 0 to 255%s", name, val,
+			return f, fmt.Errorf("fault %s=%s: want a count from 0 to 255%s", name, clip.Quote(val),
 				map[bool]string{true: " or inf", false: ""}[FaultKind(k) == Drop])
 		}
 		f.Budget[k] = n

@@ -16,7 +16,7 @@ import (
 func TestHistoryByNode(t *testing.T) {
 	p := besteffort.New(2, multicast.Workload{Msgs: 1, Senders: 2})
 	for _, byNode := range []bool{false, true} {
-		sys := model.NewSystem(p, model.Config{History: true, HistoryByNode: byNode})
+		sys := model.MustNewSystem(p, model.Config{History: true, HistoryByNode: byNode})
 		w := sys.Init()
 		var next model.World[besteffort.State, besteffort.Msg]
 		for _, a := range []model.Action{

@@ -1,6 +1,10 @@
 package model
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
+)
 
 // NodeID names a node of the system: 0..N-1. It prints as p0, p1, ...
 type NodeID uint8
@@ -30,4 +34,4 @@ type ParseError struct {
 }
 
 // Error says what was expected and what was given.
-func (e *ParseError) Error() string { return "invalid " + e.What + " " + strconv.Quote(e.Text) }
+func (e *ParseError) Error() string { return "invalid " + e.What + " " + clip.Quote(e.Text) }

@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 // Network is the semantics of the channels between nodes.
@@ -35,7 +37,7 @@ func ParseNetwork(s string) (Network, error) {
 	case "unordered":
 		return Unordered, nil
 	}
-	return 0, fmt.Errorf("unknown network %q (valid: fifo, unordered)", s)
+	return 0, fmt.Errorf("unknown network %s (valid: fifo, unordered)", clip.Quote(s))
 }
 
 // insert puts e into w.Net at its canonical place.

@@ -1,9 +1,5 @@
 package model
 
-import (
-	"fmt"
-)
-
 // Config is the run's choice of system semantics: the network, the fault
 // budget and the timer semantics.
 type Config struct {
@@ -49,15 +45,34 @@ type System[S, M any] struct {
 	ka, kb []byte // scratch encodings of messages, for unordered order
 }
 
-// NewSystem makes the system of protocol p under cfg.
-func NewSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
+// NewSystem makes the system of protocol p under cfg, or returns an error
+// naming what in cfg cannot take effect for p: a node count out of range,
+// a fault that targets a node p does not have or can never strike, timers
+// that cannot be made perfect, application messages nothing reads (see
+// Config.Check). Use it wherever cfg comes from a user; MustNewSystem is
+// for configurations written in the code.
+func NewSystem[S, M any](p Protocol[S, M], cfg Config) (*System[S, M], error) {
+	_, guarded := p.(TimerGuard[S, M])
+	_, carries := p.(AppCarrier[S, M])
+	if err := cfg.Check(p.Nodes(), guarded, carries); err != nil {
+		return nil, err
+	}
+	return newSystem(p, cfg), nil
+}
+
+// MustNewSystem is NewSystem for a configuration fixed in the code (a
+// test, a cost measurement): it panics where NewSystem returns an error.
+func MustNewSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
+	sys, err := NewSystem(p, cfg)
+	if err != nil {
+		panic("model: " + err.Error())
+	}
+	return sys
+}
+
+// newSystem makes the system of p under cfg, which Check has accepted.
+func newSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
 	n := p.Nodes()
-	if n < 1 || n > MaxNodes {
-		panic(fmt.Sprintf("model: %d nodes (want 1..%d)", n, MaxNodes))
-	}
-	if cfg.Ordering && n > 8 {
-		panic(fmt.Sprintf("model: happened-before ordering tracks at most 8 nodes, not %d", n))
-	}
 	if cfg.RequestInput == "" {
 		cfg.RequestInput = "request"
 	}
@@ -77,7 +92,7 @@ func NewSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
 
 // Clone returns a System with the same protocol and configuration and its
 // own scratch buffers, for use by another goroutine.
-func (sys *System[S, M]) Clone() *System[S, M] { return NewSystem(sys.P, sys.Config) }
+func (sys *System[S, M]) Clone() *System[S, M] { return newSystem(sys.P, sys.Config) }
 
 // N is the number of nodes.
 func (sys *System[S, M]) N() int { return sys.n }

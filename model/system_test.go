@@ -28,7 +28,7 @@ func TestEncodingRoundTrips(t *testing.T) {
 			History:  rapid.Bool().Draw(rt, "history"),
 		}
 		p := ra.New(rapid.IntRange(2, 4).Draw(rt, "n"), 2)
-		sys := model.NewSystem[ra.State, ra.Msg](p, cfg)
+		sys := model.MustNewSystem[ra.State, ra.Msg](p, cfg)
 		w, next := sys.Init(), &model.World[ra.State, ra.Msg]{}
 		for range rapid.IntRange(0, 40).Draw(rt, "steps") {
 			enc := sys.Encode(nil, w)

@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 // TimerMode says when an armed timer may fire.
@@ -41,5 +43,5 @@ func ParseTimerMode(s string) (TimerMode, error) {
 	case "perfect":
 		return TimersPerfect, nil
 	}
-	return 0, fmt.Errorf("unknown timer mode %q (valid: default, free, perfect)", s)
+	return 0, fmt.Errorf("unknown timer mode %s (valid: default, free, perfect)", clip.Quote(s))
 }

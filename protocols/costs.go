@@ -44,7 +44,11 @@ type mutexFormulas struct {
 
 // mutexCosts measures p and lays the figures beside the formulas.
 func mutexCosts[S, M any, P mutexProtocol[S, M]](p P, f mutexFormulas) ([]CostRow, error) {
-	c, err := mutex.Measure(model.NewSystem[S, M](p, model.Config{}), p)
+	sys, err := model.NewSystem[S, M](p, model.Config{})
+	if err != nil {
+		return nil, err
+	}
+	c, err := mutex.Measure(sys, p)
 	if err != nil {
 		return nil, err
 	}

@@ -39,15 +39,19 @@ func agreementAlways(v Values) (bool, error) {
 // safety once a run has ended, agreement in every state when always is
 // set, no deadlock, and the notes' liveness (every live process
 // eventually decides).
-func electionSpec[S, M any, P electionProtocol[S, M]](p P, cfg model.Config, always bool) *checker.Spec[S, M] {
+func electionSpec[S, M any, P electionProtocol[S, M]](p P, cfg model.Config, always bool) (checker.Target, error) {
+	sys, err := model.NewSystem[S, M](p, cfg)
+	if err != nil {
+		return nil, err
+	}
 	invs := []checker.Invariant[S, M]{invariants.ElectionSafety[S, M](p)}
 	if always {
 		invs = append(invs, invariants.Agreement[S, M](p))
 	}
 	return &checker.Spec[S, M]{
-		System:     model.NewSystem[S, M](p, cfg),
+		System:     sys,
 		Invariants: invs,
 		Deadlock:   true,
 		Liveness:   []checker.Liveness[S, M]{invariants.ElectionLiveness[S, M](p)},
-	}
+	}, nil
 }

@@ -21,7 +21,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return electionSpec[bully.State, bully.Msg](bully.New(n), cfg, always), nil
+			return electionSpec[bully.State, bully.Msg](bully.New(n), cfg, always)
 		},
 		Family: "election",
 		Costs:  bullyCosts,

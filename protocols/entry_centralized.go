@@ -25,7 +25,7 @@ func init() {
 			}
 			p := centralized.New(n, r)
 			return mutexSpec[centralized.State, centralized.Msg](p, cfg,
-				checker.Invariant[centralized.State, centralized.Msg]{Name: centralized.ReleaseFromHolderName, Holds: p.ReleaseFromHolder}), nil
+				checker.Invariant[centralized.State, centralized.Msg]{Name: centralized.ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

@@ -60,7 +60,7 @@ func init() {
 			default:
 				return nil, fmt.Errorf("parameter lease=%q: want on or off", l)
 			}
-			return coordination.RegisterSpec(p, cfg), nil
+			return coordinationTarget(coordination.RegisterSpec(p, cfg))
 		},
 	})
 	register(Entry{
@@ -79,7 +79,7 @@ func init() {
 			}
 			p := coordination.NewLock(r, c, false, false)
 			p.MaxEpoch = uint8(e)
-			return coordination.LockSpec(p, cfg), nil
+			return coordinationTarget(coordination.LockSpec(p, cfg))
 		},
 	})
 	register(Entry{
@@ -108,7 +108,16 @@ func init() {
 			}
 			p := coordination.NewLock(r, c, true, seq)
 			p.MaxEpoch = uint8(e)
-			return coordination.LockSpec(p, cfg), nil
+			return coordinationTarget(coordination.LockSpec(p, cfg))
 		},
 	})
+}
+
+// coordinationTarget is a coordination spec as a Target, or its error
+// (never a Target holding a nil spec).
+func coordinationTarget(sp *checker.Spec[coordination.State, coordination.Msg], err error) (checker.Target, error) {
+	if err != nil {
+		return nil, err
+	}
+	return sp, nil
 }

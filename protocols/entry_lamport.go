@@ -21,7 +21,7 @@ func init() {
 				return nil, err
 			}
 			p := lamport.New(n, r)
-			return mutexSpec[lamport.State, lamport.Msg](p, cfg), nil
+			return mutexSpec[lamport.State, lamport.Msg](p, cfg)
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

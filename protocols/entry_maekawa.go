@@ -27,7 +27,7 @@ func init() {
 			}
 			p.Requesters = req
 			return mutexSpec[maekawa.State, maekawa.Msg](p, cfg,
-				checker.Invariant[maekawa.State, maekawa.Msg]{Name: maekawa.ReleaseFromHolderName, Holds: p.ReleaseFromHolder}), nil
+				checker.Invariant[maekawa.State, maekawa.Msg]{Name: maekawa.ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

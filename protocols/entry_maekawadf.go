@@ -38,7 +38,7 @@ func init() {
 			}
 			p.Requesters = req
 			return mutexSpec[maekawadf.State, maekawadf.Msg](p, cfg,
-				checker.Invariant[maekawadf.State, maekawadf.Msg]{Name: maekawadf.OneVoteName, Holds: p.OneVote}), nil
+				checker.Invariant[maekawadf.State, maekawadf.Msg]{Name: maekawadf.OneVoteName, Holds: p.OneVote})
 		},
 		Family: "mutex",
 		Costs:  maekawaDFCosts,

@@ -31,7 +31,7 @@ func init() {
 			default:
 				return nil, fmt.Errorf("parameter clock=%q: want notes or spin", v.Get("clock"))
 			}
-			return mutexSpec[ra.State, ra.Msg](p, cfg), nil
+			return mutexSpec[ra.State, ra.Msg](p, cfg)
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

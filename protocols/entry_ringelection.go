@@ -32,7 +32,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return electionSpec[ringelection.State, ringelection.Msg](p, cfg, always), nil
+			return electionSpec[ringelection.State, ringelection.Msg](p, cfg, always)
 		},
 		Family: "election",
 		Costs: func(n int) ([]CostRow, error) {

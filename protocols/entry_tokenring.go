@@ -38,7 +38,7 @@ func init() {
 				holds = p.AtMostOneToken
 			}
 			return mutexSpec[tokenring.State, tokenring.Msg](p, cfg,
-				checker.Invariant[tokenring.State, tokenring.Msg]{Name: tokenring.OneTokenName, Holds: holds}), nil
+				checker.Invariant[tokenring.State, tokenring.Msg]{Name: tokenring.OneTokenName, Holds: holds})
 		},
 		Family: "mutex",
 		Costs:  tokenRingCosts,

@@ -35,7 +35,7 @@ func init() {
 			}
 			p := voting.New(n, c, r, opt)
 			return mutexSpec[voting.State, voting.Msg](p, cfg,
-				checker.Invariant[voting.State, voting.Msg]{Name: voting.VotesAccurateName, Holds: p.VotesAccurate}), nil
+				checker.Invariant[voting.State, voting.Msg]{Name: voting.VotesAccurateName, Holds: p.VotesAccurate})
 		},
 		Family: "mutex",
 		Costs:  votingCosts,

@@ -23,7 +23,7 @@ func mcastScenario[S, M any](p model.Protocol[S, M], kind func(M) string,
 		senders = []model.NodeID{0}
 	}
 	return multicast.Scenario[S, M]{
-		System:  model.NewSystem(p, model.Config{History: true, HistoryByNode: true}),
+		System:  model.MustNewSystem(p, model.Config{History: true, HistoryByNode: true}),
 		Senders: senders,
 		Kind:    kind,
 		Lose:    lose,

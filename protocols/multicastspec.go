@@ -87,7 +87,11 @@ func mcastSpec[S, M any](p model.Protocol[S, M], cfg model.Config, v Values, fam
 		}
 	}
 	cfg.History, cfg.HistoryByNode = true, true
-	sp := &checker.Spec[S, M]{System: model.NewSystem(p, cfg)}
+	sys, err := model.NewSystem(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	sp := &checker.Spec[S, M]{System: sys}
 	for _, name := range append(slices.Clone(mcastProps), invariants.ViewSynchronyName) {
 		if !slices.Contains(props, name) {
 			continue

@@ -18,16 +18,20 @@ type mutexProtocol[S, M any] interface {
 // exclusion, the protocol's own invariants (extra), no deadlock, starvation
 // freedom, and, when cfg tracks causality, the happened-before order of
 // requests.
-func mutexSpec[S, M any, P mutexProtocol[S, M]](p P, cfg model.Config, extra ...checker.Invariant[S, M]) *checker.Spec[S, M] {
+func mutexSpec[S, M any, P mutexProtocol[S, M]](p P, cfg model.Config, extra ...checker.Invariant[S, M]) (checker.Target, error) {
+	sys, err := model.NewSystem[S, M](p, cfg)
+	if err != nil {
+		return nil, err
+	}
 	invs := []checker.Invariant[S, M]{invariants.MutualExclusion[S, M](p)}
 	invs = append(invs, extra...)
 	if cfg.Ordering {
 		invs = append(invs, invariants.HappenedBeforeOrder[S, M](p, p))
 	}
 	return &checker.Spec[S, M]{
-		System:     model.NewSystem[S, M](p, cfg),
+		System:     sys,
 		Invariants: invs,
 		Deadlock:   true,
 		Liveness:   []checker.Liveness[S, M]{invariants.StarvationFreedom[S, M](p)},
-	}
+	}, nil
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -78,7 +80,7 @@ type UnknownError struct{ Name string }
 
 // Error lists the valid protocol names.
 func (e *UnknownError) Error() string {
-	return fmt.Sprintf("unknown protocol %q (valid: %s)", e.Name, strings.Join(Names(), ", "))
+	return fmt.Sprintf("unknown protocol %s (valid: %s)", clip.Quote(e.Name), strings.Join(Names(), ", "))
 }
 
 // Values holds a value for every parameter of an entry, in the entry's
@@ -104,21 +106,29 @@ func (e Entry) Values(given map[string]string) (Values, error) {
 	for _, k := range keys {
 		i := slices.Index(v.names, k)
 		if i < 0 {
-			return Values{}, fmt.Errorf("protocol %s has no parameter %q (valid: %s)", e.Name, k, strings.Join(v.names, ", "))
+			return Values{}, fmt.Errorf("protocol %s has no parameter %s (valid: %s)", e.Name, clip.Quote(k), strings.Join(v.names, ", "))
 		}
 		v.vals[i] = given[k]
 	}
 	return v, nil
 }
 
-// BuildWith is Values followed by the entry's Build; it returns the values used.
+// BuildWith is Values followed by the entry's Build; it returns the values
+// used. Ordering asked of a protocol whose spec has no ordering property
+// is an error: it could not take effect.
 func (e Entry) BuildWith(given map[string]string, cfg model.Config) (checker.Target, Values, error) {
 	v, err := e.Values(given)
 	if err != nil {
 		return nil, v, err
 	}
 	t, err := e.Build(v, cfg)
-	return t, v, err
+	if err != nil {
+		return nil, v, err
+	}
+	if cfg.Ordering && !slices.Contains(t.PropertyNames(), invariants.HappenedBeforeOrderName) {
+		return nil, v, fmt.Errorf("ordering has no effect: the protocol checks no %s property", invariants.HappenedBeforeOrderName)
+	}
+	return t, v, nil
 }
 
 // Get returns the value of parameter name ("" when there is none).
@@ -134,7 +144,7 @@ func (v Values) Int(name string, lo, hi int) (int, error) {
 	s := v.Get(name)
 	x, err := strconv.Atoi(s)
 	if err != nil || x < lo || x > hi {
-		return 0, fmt.Errorf("parameter %s=%q: want an integer from %d to %d", name, s, lo, hi)
+		return 0, fmt.Errorf("parameter %s=%s: want an integer from %d to %d", name, clip.Quote(s), lo, hi)
 	}
 	return x, nil
 }

@@ -9,7 +9,7 @@
 //	func TestMyProtocol(t *testing.T) {
 //		p := myproto.New(3)
 //		sp := &checker.Spec[myproto.State, myproto.Msg]{
-//			System:     model.NewSystem[myproto.State, myproto.Msg](p, model.Config{}),
+//			System:     model.MustNewSystem[myproto.State, myproto.Msg](p, model.Config{}),
 //			Invariants: []checker.Invariant[myproto.State, myproto.Msg]{invariants.MutualExclusion[myproto.State, myproto.Msg](p)},
 //			Deadlock:   true,
 //		}

@@ -34,7 +34,7 @@ func spec(p interface {
 	invariants.CriticalSection[ra.State]
 }) *checker.Spec[ra.State, ra.Msg] {
 	return &checker.Spec[ra.State, ra.Msg]{
-		System:     model.NewSystem[ra.State, ra.Msg](p, model.Config{}),
+		System:     model.MustNewSystem[ra.State, ra.Msg](p, model.Config{}),
 		Invariants: []checker.Invariant[ra.State, ra.Msg]{invariants.MutualExclusion[ra.State, ra.Msg](p)},
 		Deadlock:   true,
 	}

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/counterexamples"
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols"
 )
@@ -76,10 +75,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		var valid []string
 		fs.VisitAll(func(f *flag.Flag) { valid = append(valid, "-"+f.Name) })
-		return 0, usageError("check %s: %v (valid flags: %s)", name, err, strings.Join(valid, " "))
+		return 0, usageError("check %s: %s (valid flags: %s)", name, flagErr(err), strings.Join(valid, " "))
 	}
 	if fs.NArg() > 0 {
-		return 0, usageError("check %s: unexpected argument %q", name, fs.Arg(0))
+		return 0, usageError("check %s: unexpected argument %s", name, clip.Quote(fs.Arg(0)))
+	}
+	if err := validateCheckValues(*walks, *walk, *maxDepth, *workers, *appMsgs, timeout.String(), *timeout < 0); err != nil {
+		return 0, err
 	}
 	var cfg model.Config
 	var err error
@@ -92,18 +94,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if cfg.Timers, err = model.ParseTimerMode(*timers); err != nil {
 		return 0, usageError("-timers: %v", err)
 	}
-	if *appMsgs < 0 || *appMsgs > 255 {
-		return 0, usageError("-app-msgs %d: want a count from 0 to 255", *appMsgs)
-	}
 	cfg.Ordering, cfg.AppMsgs = *ordering, *appMsgs
-	if cfg.Ordering {
-		if n, err := strconv.Atoi(*params["n"]); err == nil && n > 8 {
-			return 0, usageError("-ordering tracks at most 8 processes, not %d", n)
-		}
-	}
-	if *workers < 0 {
-		return 0, usageError("-workers %d: want 0 (one per core) or more", *workers)
-	}
 	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
 		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness, Workers: *workers}
 	if opts.Strategy, err = checker.ParseStrategy(*mode); err != nil {
@@ -112,9 +103,6 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	opts.Seed, opts.Walks = *seed, *walks
 	if *walk >= 0 {
 		opts.Walk = walk
-	}
-	if *walks < 1 {
-		return 0, usageError("-walks %d: want at least 1", *walks)
 	}
 	given := map[string]string{}
 	fs.Visit(func(f *flag.Flag) {
@@ -133,16 +121,27 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, usageError("-skip: %v", err)
 		}
 	}
-
-	stop := make(chan struct{})
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
-	go func() {
-		if _, ok := <-sig; ok {
-			close(stop)
+	// Refuse what cannot take effect, and outputs that could not be
+	// written, before the search (validate.go).
+	if err := validateCheck(newCheckRequest(name, opts.Strategy, fs, target)); err != nil {
+		return 0, err
+	}
+	for _, o := range []struct{ flag, path string }{{"o", *out}, {"html", *html}} {
+		if o.path != "" {
+			if err := checkWritable(o.flag, o.path); err != nil {
+				return 0, err
+			}
 		}
-	}()
+	}
+
+	restore := memoryBudget(&opts)
+	defer restore()
+	if need := checker.MinMemory(target, opts); opts.MaxMemory > 0 && need+opts.MemoryReserve >= opts.MaxMemory {
+		return 0, usageError("-max-memory %d: too small: the search needs %.1f MB for its initial state and empty tables, and this process %.1f MB besides",
+			*maxMem, float64(need)/(1<<20), float64(opts.MemoryReserve)/(1<<20))
+	}
+	stop, unlisten := stopOnSignal()
+	defer unlisten()
 	opts.Stop = stop
 	if isTerminal(stderr) {
 		opts.Progress = func(p checker.Progress) {
@@ -165,6 +164,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, usageError("-cpuprofile: %v", err)
 		}
 	}
+	searchStarted()
 	rep := target.Check(opts)
 	if *cpuProfile != "" {
 		pprof.StopCPUProfile()
@@ -174,13 +174,25 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	code := rep.Verdict.ExitCode()
 
+	// A file that cannot be written after all (checkWritable said it
+	// could) loses no verdict: the report is printed, the error follows
+	// on stderr, and the exit code stays the verdict's.
+	var lateErrs []string
+	written := false
 	if *out != "" && rep.Counterexample != nil {
 		f := counterexamples.FromTrace(name, values.Map(), cfg, rep.Counterexample)
 		f.Skip = skipped
 		if err := writeFileAtomic(*out, f); err != nil {
-			return 0, usageError("writing %s: %v", *out, err)
+			lateErrs = append(lateErrs, fmt.Sprintf("writing %s: %v", *out, err))
+		} else {
+			written = true
 		}
 	}
+	defer func() {
+		for _, e := range lateErrs {
+			fmt.Fprintln(stderr, "coordcheck: "+clip.Line(e))
+		}
+	}()
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -211,11 +223,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "failing walk %d: %d steps, shrunk to %d; replay it with:\n  coordcheck check %s%s -mode %s -seed %d -walk %d%s\n",
 			*rep.FailingWalk, rep.ShrunkFrom, len(rep.Counterexample.Steps), name, flagsOf(values, entry, cfg), *mode, *seed, *rep.FailingWalk, depth)
 	}
-	if *out != "" && rep.Counterexample != nil {
+	if written {
 		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
 	}
 	if err := writeVisualization(stdout, rep.Counterexample, *html, *out); err != nil {
-		return 0, usageError("writing the visualization: %v", err)
+		lateErrs = append(lateErrs, fmt.Sprintf("writing the visualization: %v", err))
 	}
 	return code, nil
 }
@@ -300,8 +312,9 @@ search flags:
   -max-states N        stop after N distinct states (0: no bound)
   -max-depth N         do not expand states deeper than N (0: no bound;
                        random and swarm: the length of each walk, default 200)
-  -max-memory MB       stop when the search holds this much memory (default 3/4
-                       of the memory available at start; 0: no bound)
+  -max-memory MB       stop when the process would hold more than this (default
+                       3/4 of the memory available at start; 0: no bound); a
+                       bound too small for the initial state is bad usage (exit 2)
   -timeout D           stop after D, e.g. 30s or 5m (0: no bound)
   -exhaust             keep going after a violation; count every violating state
   -liveness=false      check safety only (liveness keeps the whole state graph)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/protocols"
 )
 
@@ -16,6 +17,16 @@ type costsJSON struct {
 	N        int                 `json:"n"`
 	Rows     []protocols.CostRow `json:"rows"`
 }
+
+const costsHelp = `usage: coordcheck costs FAMILY [-n N] [-protocol NAME] [-json]
+
+Measures each protocol's message counts and delays by running it, beside the notes' formulas.
+
+flags:
+  -n N           number of processes, 2 to 16 (default 5)
+  -protocol P    only this protocol of the family
+  -json          print JSON
+`
 
 func cmdCosts(args []string, stdout io.Writer) (int, error) {
 	families := map[string]bool{}
@@ -30,12 +41,16 @@ func cmdCosts(args []string, stdout io.Writer) (int, error) {
 			names = append(names, e.Family)
 		}
 	}
+	if len(args) > 0 && hasHelp(args[:1]) {
+		fmt.Fprintf(stdout, "%s\nfamilies: %s\n", costsHelp, strings.Join(names, ", "))
+		return 0, nil
+	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return 0, usageError("costs needs a family (valid: %s)", strings.Join(names, ", "))
 	}
 	family := args[0]
 	if !families[family] {
-		return 0, usageError("unknown family %q (valid: %s)", family, strings.Join(names, ", "))
+		return 0, usageError("unknown family %s (valid: %s)", clip.Quote(family), strings.Join(names, ", "))
 	}
 	fs := flag.NewFlagSet("costs", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -44,10 +59,10 @@ func cmdCosts(args []string, stdout io.Writer) (int, error) {
 	only := fs.String("protocol", "", "only this protocol")
 	if err := fs.Parse(args[1:]); err != nil {
 		if err == flag.ErrHelp {
-			fmt.Fprintln(stdout, "usage: coordcheck costs FAMILY [-n N] [-protocol NAME] [-json]\n\nMeasures each protocol's message counts and delays by running it, beside the notes' formulas.")
+			fmt.Fprintf(stdout, "%s\nfamilies: %s\n", costsHelp, strings.Join(names, ", "))
 			return 0, nil
 		}
-		return 0, usageError("costs: %v", err)
+		return 0, usageError("costs: %s", flagErr(err))
 	}
 	if *n < 2 || *n > 16 {
 		return 0, usageError("costs: -n %d: want 2 to 16", *n)
@@ -64,7 +79,7 @@ func cmdCosts(args []string, stdout io.Writer) (int, error) {
 		tables = append(tables, costsJSON{e.Name, *n, rows})
 	}
 	if len(tables) == 0 {
-		return 0, usageError("costs: no protocol %q in family %s", *only, family)
+		return 0, usageError("costs: no protocol %s in family %s", clip.Quote(*only), family)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

@@ -64,6 +64,7 @@ func hardHistoryFile(t *testing.T, dir string, n int) string {
 func TestLincheck(t *testing.T) {
 	dir := historyDir(t)
 	in := func(name string) string { return filepath.Join(dir, name) }
+	zdir := func(name string) string { return filepath.Join("../../protocols/coordination/testdata", name) }
 	cases := []struct {
 		args     []string
 		code     int
@@ -89,9 +90,33 @@ func TestLincheck(t *testing.T) {
 		{args: []string{in("info-write-ok.edn")}, code: 0, inStdout: []string{"verdict: linearizable"}},
 		{args: []string{in("info-write-flipflop.edn")}, code: 1, inStdout: []string{"verdict: not linearizable"}},
 		{args: []string{"-html", "none", in("fail-write.edn")}, code: 1, inStdout: []string{"verdict: not linearizable"}},
+		{args: []string{"-model", "kv-append", in("kv-append-ok.edn")}, code: 0,
+			inStdout: []string{"model kv-append, 6 operations from 4 processes on 2 keys", "1 indeterminate", "verdict: linearizable"}},
+		{args: []string{"-model", "kv-append", in("kv-append-lost-append.edn")}, code: 1,
+			inStdout: []string{`key "k": at most 2 of its 3 operations linearize`,
+				`smallest failing sub-history: 3 of the 3 operations of key "k"; not linearizable`,
+				`  0        line 7     line 8     append("k", "1")`,
+				`  1        line 11    line 12    append("k", "2")`,
+				`  2        line 13    line 14    get("k") -> "2"`,
+				"its visualization written to " + in("kv-append-lost-append.edn.min.html")},
+			html: in("kv-append-lost-append.edn.min.html")},
 		{args: []string{"-html", in("ok.html"), in("register-ok.edn")}, code: 0,
 			inStdout: []string{"visualization written to " + in("ok.html")}, html: in("ok.html")},
 
+		{args: []string{"-model", "kv-append", in("malformed-kv-append-mixed.edn")}, code: 2,
+			inStderr: ": line 6: value [\"k\" \"1\"] is a [key value] pair but the event has no :key: this line has the tuple shape of -model kv, the history mixes shapes"},
+		{args: []string{in("kv-append-ok.edn")}, code: 2,
+			inStderr: ": line 6: :key \"4\": an event of the key-value :key shape (use -model kv-append)"},
+		{args: []string{"-minimize", "-1s", in("cas-ok.edn")}, code: 2, inStderr: "-minimize -1s"},
+		{args: []string{"-znodes", "/x", in("cas-ok.edn")}, code: 2, inStderr: "-znodes goes with -model znode"},
+		{args: []string{"-model", "znode", "-znodes", "x", zdir("znode-lock-ok.edn")}, code: 2, inStderr: `-znodes "x": want paths such as /lock,/x`},
+		{args: []string{"-model", "znode", zdir("znode-lock-ok.edn")}, code: 1,
+			inStdout: []string{"model znode, 10 operations from 4 processes", "verdict: not linearizable"}},
+		{args: []string{"-model", "znode", "-znodes", "/lock,/x", zdir("znode-lock-ok.edn")}, code: 0,
+			inStdout: []string{"verdict: linearizable"}},
+		{args: []string{"-model", "znode", "-znodes", "/lock", "-html", "none", zdir("znode-lock-two-holders.edn")}, code: 1,
+			inStdout: []string{"smallest failing sub-history: 2 of the 2 operations of the tree",
+				"create(/lock/n-,e|s) -> ok /lock/n-0"}},
 		{args: []string{"-model", "register", in("malformed-unpaired.edn")}, code: 2,
 			inStderr: in("malformed-unpaired.edn") + ": line 6: :ok :read of process 1 completes no pending :invoke"},
 		{args: []string{"-model", "register", in("malformed-cas-in-register.edn")}, code: 2,
@@ -102,10 +127,12 @@ func TestLincheck(t *testing.T) {
 		{args: []string{os.DevNull}, code: 2, inStderr: os.DevNull + ": no client operations in 0 lines"},
 		{args: []string{in("nosuch.edn")}, code: 2, inStderr: "no such file"},
 		{args: []string{in("cas-ok.edn"), in("cas-bad.edn")}, code: 2, inStderr: "unexpected argument"},
-		{args: []string{"-model", "queue", in("cas-ok.edn")}, code: 2, inStderr: `unknown model "queue" (valid: register, cas-register, kv)`},
+		{args: []string{"-model", "queue", in("cas-ok.edn")}, code: 2, inStderr: `unknown model "queue" (valid: register, cas-register, kv, kv-append, znode)`},
 		{args: []string{"-timeout", "-1s", in("cas-ok.edn")}, code: 2, inStderr: "-timeout -1s"},
 		{args: []string{"-bogus", in("cas-ok.edn")}, code: 2, inStderr: "valid flags: "},
-		{args: []string{"-html", filepath.Join(dir, "no", "such", "dir.html"), in("cas-ok.edn")}, code: 2, inStderr: "writing "},
+		// An unwritable -html is refused before the check.
+		{args: []string{"-html", filepath.Join(dir, "no", "such", "dir.html"), in("cas-ok.edn")}, code: 2,
+			inStderr: "coordcheck: -html " + filepath.Join(dir, "no", "such", "dir.html") + ": cannot write there: no such file or directory\n"},
 		{args: []string{"-h"}, code: 0, inStdout: []string{"usage: coordcheck lincheck", "exit codes:"}},
 	}
 	for _, c := range cases {
@@ -157,9 +184,11 @@ func TestLincheckJSON(t *testing.T) {
 			Operations int    `json:"operations"`
 			Linearized int    `json:"linearized"`
 		} `json:"partitions"`
-		Processes int    `json:"processes"`
-		HTML      string `json:"html"`
-		ExitCode  int    `json:"exit_code"`
+		Processes   int          `json:"processes"`
+		HTML        string       `json:"html"`
+		ExitCode    int          `json:"exit_code"`
+		FailingKeys []string     `json:"failing_keys"`
+		Minimal     *minimalJSON `json:"minimal"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &v))
 	require.Equal(t, "not linearizable", v.Verdict)
@@ -171,6 +200,15 @@ func TestLincheckJSON(t *testing.T) {
 	require.Equal(t, 2, v.Partitions[1].Linearized)
 	require.Equal(t, filepath.Join(dir, "kv-bad.edn.html"), v.HTML)
 	require.Equal(t, 1, v.ExitCode)
+	require.Equal(t, []string{":y"}, v.FailingKeys)
+	require.Equal(t, ":y", v.Minimal.Key)
+	require.True(t, v.Minimal.Minimal)
+	require.Equal(t, filepath.Join(dir, "kv-bad.edn.min.html"), v.Minimal.HTML)
+	require.Equal(t, []minimalOp{
+		{Process: 1, Invoke: 8, Complete: 9, Operation: "write(:y, 1)"},
+		{Process: 1, Invoke: 10, Complete: 12, Operation: "cas(:y, 1, 2)"},
+		{Process: 0, Invoke: 14, Complete: 15, Operation: "read(:y) -> 1"},
+	}, v.Minimal.Operations)
 
 	code, out, _ = runLincheck("-json", filepath.Join(dir, "cas-ok.edn"))
 	require.Equal(t, 0, code)

@@ -10,6 +10,10 @@ import (
 )
 
 func cmdList(args []string, stdout io.Writer) (int, error) {
+	if hasHelp(args) {
+		fmt.Fprintln(stdout, "usage: coordcheck list\n\nLists the protocols, their parameters (with defaults) and the properties each checks.")
+		return 0, nil
+	}
 	if len(args) > 0 {
 		return 0, usageError("list takes no arguments")
 	}

@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 // exitError carries an exit code and a one-line message.
@@ -41,8 +43,10 @@ usage:
   coordcheck list                      list protocols, their parameters and properties
   coordcheck check PROTOCOL [flags]    check a protocol (exhaustive BFS by default)
   coordcheck replay [flags] FILE       replay a counterexample file
+  coordcheck costs FAMILY [flags]      measure message counts and delays beside the notes' formulas
+  coordcheck lincheck [flags] FILE     check a recorded Jepsen history for linearizability
 
-Run 'coordcheck check -h' or 'coordcheck replay -h' for the flags.
+Run 'coordcheck COMMAND -h' for the flags of a command.
 Exit codes: 0 pass, 1 violated, 2 bad usage or input, 3 inconclusive (bound reached).
 `
 
@@ -73,17 +77,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usageError("unknown command %q (valid: list, check, replay, costs, lincheck)", args[0])
+		err = usageError("unknown command %s (valid: list, check, replay, costs, lincheck)", clip.Quote(args[0]))
 	}
 	if err != nil {
+		// One line of readable length, whatever the input quoted in it.
 		var ee *exitError
 		if errors.As(err, &ee) {
 			if ee.msg != "" {
-				fmt.Fprintln(stderr, "coordcheck: "+ee.msg)
+				fmt.Fprintln(stderr, "coordcheck: "+clip.Line(ee.msg))
 			}
 			return ee.code
 		}
-		fmt.Fprintln(stderr, "coordcheck: "+err.Error())
+		fmt.Fprintln(stderr, "coordcheck: "+clip.Line(err.Error()))
 		return 2
 	}
 	return code

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/coordcheck/coordcheck/counterexamples"
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
@@ -21,7 +22,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 			fmt.Fprintln(stdout, "usage: coordcheck replay [-json] [-html OUT.html] FILE\n\nReplays a counterexample file by value and reports whether its violation still occurs.\nexit codes: 1 the violation occurs, 0 no property is violated at the end, 2 bad file or a step no longer applies")
 			return 0, nil
 		}
-		return 0, usageError("replay: %v", err)
+		return 0, usageError("replay: %s", flagErr(err))
 	}
 	if fs.NArg() != 1 {
 		return 0, usageError("replay needs one counterexample file")
@@ -36,11 +37,17 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usageError("%s: %v", path, err)
 	}
+	if err := validateReplay(*html, path, f.Property); err != nil {
+		return 0, err
+	}
 	res, err := counterexamples.Replay(f)
 	if err != nil {
 		var le *counterexamples.LineError
+		if errors.As(err, &le) && le.Reason != "" {
+			return 0, usageError("%s:%d: %s: %s", path, le.Line, clip.Quote(le.Action), le.Reason)
+		}
 		if errors.As(err, &le) {
-			return 0, usageError("%s:%d: %q no longer applies (the protocol has changed?)", path, le.Line, le.Action)
+			return 0, usageError("%s:%d: %s no longer applies (the protocol has changed?)", path, le.Line, clip.Quote(le.Action))
 		}
 		return 0, usageError("%s: %v", path, err)
 	}

@@ -2,6 +2,7 @@ package linearizability
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,5 +32,32 @@ func BenchmarkCheck(b *testing.B) {
 				b.ReportMetric(float64(len(ops)*b.N)/b.Elapsed().Seconds(), "ops/s")
 			})
 		}
+	}
+}
+
+// BenchmarkKVAppendFile measures what `coordcheck lincheck -model
+// kv-append` does with a history file in the :key shape: parse the EDN
+// text and check it, per key. The histories come from the reference store
+// of kvstore_test.go with 50 clients and one key per 5 clients up to 100
+// keys; ops/s counts operations (two events each), and the parse's
+// allocated bytes per operation are reported.
+//
+//	go test -run '^$' -bench KVAppendFile -benchtime 1x ./invariants/linearizability
+func BenchmarkKVAppendFile(b *testing.B) {
+	for _, n := range []int{2000, 100_000, 1_000_000} {
+		keys := min(10+n/1000, 1000)
+		text := kvStoreHistory(1, 50, n, keys, storeCorrect)
+		b.Run(fmt.Sprintf("ops=%d/keys=%d", n, keys), func(b *testing.B) {
+			for b.Loop() {
+				h, err := ParseJepsen(strings.NewReader(text), SpecKVAppend)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r := Check(KVAppend(), h.Ops, 10*time.Minute); r.Verdict != Linearizable {
+					b.Fatalf("verdict %v", r.Verdict)
+				}
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "ops/s")
+		})
 	}
 }

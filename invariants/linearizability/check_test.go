@@ -124,7 +124,7 @@ func TestVisualization(t *testing.T) {
 		require.Equal(t, first, html(), "the visualization is the same on every run")
 	}
 	// the data is JSON in the page, where > is \u003e
-	for _, want := range []string{"cas(:y, 1, 2)", `read(:y) -\u003e 1`, "write(:x, 1)", "process 1, :invoke line 9, :ok line 11"} {
+	for _, want := range []string{"cas(:y, 1, 2)", `read(:y) -\u003e 1`, "write(:x, 1)", "process 1, :invoke line 10, :ok line 12"} {
 		require.True(t, strings.Contains(first, want), "the visualization shows %s", want)
 	}
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
 )
 
 // ednKind is the type of an EDN value: the subset that Jepsen histories
@@ -20,31 +22,55 @@ const (
 	ednMap
 )
 
-// edn is one EDN value.
-type edn struct {
+// EDN is one EDN value of the subset Jepsen histories use: nil, booleans,
+// integers, keywords, strings, vectors and maps.
+type EDN struct {
 	kind ednKind
 	b    bool
 	n    int64
 	s    string // keyword name without the colon, or string content
 	// items holds a vector's elements, or a map's keys and values
 	// alternately.
-	items []edn
+	items []EDN
 }
 
+// Get returns the value of the keyword :key in the map m, and whether m
+// has it.
+func (m EDN) Get(key string) (EDN, bool) { return m.get(key) }
+
+// IsNil says whether e is nil.
+func (e EDN) IsNil() bool { return e.kind == ednNil }
+
+// Int returns e's integer, and whether e is one.
+func (e EDN) Int() (int64, bool) { return e.n, e.kind == ednInt }
+
+// Bool returns e's boolean, and whether e is one.
+func (e EDN) Bool() (bool, bool) { return e.b, e.kind == ednBool }
+
+// Text returns the content of a string, and whether e is one.
+func (e EDN) Text() (string, bool) { return e.s, e.kind == ednString }
+
+// Keyword returns a keyword's name without the colon, and whether e is
+// one.
+func (e EDN) Keyword() (string, bool) { return e.s, e.kind == ednKeyword }
+
+// Items returns the elements of a vector, and whether e is one.
+func (e EDN) Items() ([]EDN, bool) { return e.items, e.kind == ednVector }
+
 // get returns the value of the keyword key in map m.
-func (m edn) get(key string) (edn, bool) {
+func (m EDN) get(key string) (EDN, bool) {
 	for i := 0; i+1 < len(m.items); i += 2 {
 		if k := m.items[i]; k.kind == ednKeyword && k.s == key {
 			return m.items[i+1], true
 		}
 	}
-	return edn{}, false
+	return EDN{}, false
 }
 
-func (e edn) isKeyword(name string) bool { return e.kind == ednKeyword && e.s == name }
+func (e EDN) isKeyword(name string) bool { return e.kind == ednKeyword && e.s == name }
 
 // String writes e in EDN, so that equal values print equally.
-func (e edn) String() string {
+func (e EDN) String() string {
 	switch e.kind {
 	case ednNil:
 		return "nil"
@@ -100,10 +126,10 @@ func (r *ednReader) atEnd() bool {
 }
 
 // read reads one value.
-func (r *ednReader) read() (edn, error) {
+func (r *ednReader) read() (EDN, error) {
 	r.skip()
 	if r.pos >= len(r.s) {
-		return edn{}, fmt.Errorf("unexpected end of line")
+		return EDN{}, fmt.Errorf("unexpected end of line")
 	}
 	switch c := r.s[r.pos]; {
 	case c == '{':
@@ -132,33 +158,33 @@ func (r *ednReader) read() (edn, error) {
 		r.pos++
 		tok := r.token()
 		if tok == "" || tok[0] == ':' {
-			return edn{}, fmt.Errorf("bad keyword %q", ":"+tok)
+			return EDN{}, fmt.Errorf("bad keyword %s", clipped(":"+tok))
 		}
-		return edn{kind: ednKeyword, s: tok}, nil
+		return EDN{kind: ednKeyword, s: tok}, nil
 	case c == '}' || c == ']' || c == ')':
-		return edn{}, fmt.Errorf("unexpected %q", c)
+		return EDN{}, fmt.Errorf("unexpected %q", c)
 	case c == '(' || c == '#' || c == '\\' || c == '^' || c == '`' || c == '~' || c == '@' || c == '\'':
-		return edn{}, fmt.Errorf("unsupported EDN at %q (histories use maps, vectors, keywords, integers, strings, nil and booleans)", clip(r.s[r.pos:]))
+		return EDN{}, fmt.Errorf("unsupported EDN at %s (histories use maps, vectors, keywords, integers, strings, nil and booleans)", clipped(r.s[r.pos:]))
 	}
 	tok := r.token()
 	switch tok {
 	case "nil":
-		return edn{kind: ednNil}, nil
+		return EDN{kind: ednNil}, nil
 	case "true", "false":
-		return edn{kind: ednBool, b: tok == "true"}, nil
+		return EDN{kind: ednBool, b: tok == "true"}, nil
 	case "":
-		return edn{}, fmt.Errorf("unexpected %q", r.s[r.pos])
+		return EDN{}, fmt.Errorf("unexpected %q", r.s[r.pos])
 	}
 	n, err := strconv.ParseInt(strings.TrimSuffix(tok, "N"), 10, 64)
 	if err != nil {
-		return edn{}, fmt.Errorf("bad value %q: want an integer, a keyword, a string, nil, a vector or a map", tok)
+		return EDN{}, fmt.Errorf("bad value %s: want an integer, a keyword, a string, nil, a vector or a map", clipped(tok))
 	}
-	return edn{kind: ednInt, n: n}, nil
+	return EDN{kind: ednInt, n: n}, nil
 }
 
 // readSeq reads the elements of a vector or a map up to the closing byte.
-func (r *ednReader) readSeq(closing byte, kind ednKind) (edn, error) {
-	v := edn{kind: kind}
+func (r *ednReader) readSeq(closing byte, kind ednKind) (EDN, error) {
+	v := EDN{kind: kind}
 	for {
 		r.skip()
 		if r.pos >= len(r.s) {
@@ -185,14 +211,14 @@ func (r *ednReader) token() string {
 	return r.s[start:r.pos]
 }
 
-func (r *ednReader) readString() (edn, error) {
+func (r *ednReader) readString() (EDN, error) {
 	var b strings.Builder
 	for r.pos++; r.pos < len(r.s); r.pos++ {
 		c := r.s[r.pos]
 		switch c {
 		case '"':
 			r.pos++
-			return edn{kind: ednString, s: b.String()}, nil
+			return EDN{kind: ednString, s: b.String()}, nil
 		case '\\':
 			r.pos++
 			if r.pos >= len(r.s) {
@@ -208,19 +234,15 @@ func (r *ednReader) readString() (edn, error) {
 			case '"', '\\':
 				b.WriteByte(e)
 			default:
-				return edn{}, fmt.Errorf("unsupported escape \\%c in a string", e)
+				return EDN{}, fmt.Errorf("unsupported escape \\%c in a string", e)
 			}
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return edn{}, fmt.Errorf("unterminated string")
+	return EDN{}, fmt.Errorf("unterminated string")
 }
 
-// clip shortens s for an error message.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
-}
+// clipped quotes input for an error message, cut to a readable length
+// (see package clip).
+func clipped(s string) string { return clip.Quote(s) }

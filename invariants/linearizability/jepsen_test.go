@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,13 +19,14 @@ import (
 //	; model: kv
 //	; want: not linearizable
 //	; want: error: line 7: what is wrong
+//	; minimal: 3 (the size of the smallest failing sub-history)
 func TestTestdata(t *testing.T) {
 	files, err := filepath.Glob("testdata/*")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			model, want := readHeader(t, path)
+			model, want, minimal := readHeader(t, path)
 			spec, err := ParseSpec(model)
 			require.NoError(t, err)
 			f, err := os.Open(path)
@@ -49,11 +51,18 @@ func TestTestdata(t *testing.T) {
 				}
 			}
 			require.Equal(t, r.Verdict == NotLinearizable, stuck > 0, "%+v", r.Partitions)
+			sub, ok := Minimize(spec.Model(), h.Ops, 10*time.Second, 0)
+			require.Equal(t, r.Verdict == NotLinearizable, ok)
+			if ok {
+				require.True(t, sub.Minimal)
+				require.NotEmpty(t, minimal, "%s: no '; minimal:' line", path)
+				require.Equal(t, minimal, strconv.Itoa(len(sub.Ops)), "%v", sub.Ops)
+			}
 		})
 	}
 }
 
-func readHeader(t *testing.T, path string) (model, want string) {
+func readHeader(t *testing.T, path string) (model, want, minimal string) {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
@@ -69,10 +78,13 @@ func readHeader(t *testing.T, path string) (model, want string) {
 		if v, ok := strings.CutPrefix(line, "want: "); ok {
 			want = v
 		}
+		if v, ok := strings.CutPrefix(line, "minimal: "); ok {
+			minimal = v
+		}
 	}
 	require.NotEmpty(t, model, "%s: no '; model:' line", path)
 	require.NotEmpty(t, want, "%s: no '; want:' line", path)
-	return model, want
+	return model, want, minimal
 }
 
 // FuzzParseJepsen: any input parses into well-formed operations or fails
@@ -98,7 +110,7 @@ func FuzzParseJepsen(f *testing.F) {
 		for _, op := range h.Ops {
 			require.LessOrEqual(t, op.Call, op.Return)
 			require.Less(t, op.Client, len(h.Processes))
-			require.Equal(t, spec == SpecKV, op.Input.Key != "")
+			require.Equal(t, spec == SpecKV || spec == SpecKVAppend, op.Input.Key != "")
 		}
 	})
 }

@@ -5,17 +5,30 @@ import (
 	"strings"
 )
 
-// event is one line of a Jepsen history: an invocation or a completion.
-type event struct {
-	line    int
-	process int64
-	typ     string // "invoke", "ok", "fail" or "info"
-	f       string
-	value   edn // nil when absent; not read on log lines of :fail and :info
+// Event is one line of a Jepsen history: an invocation or a completion.
+type Event struct {
+	// Line is the line's number, from 1.
+	Line int
+	// Process is the Jepsen process (:process).
+	Process int64
+	// Type is "invoke", "ok", "fail" or "info" (:type).
+	Type string
+	// F is the operation's function (:f), without the colon.
+	F string
+	// Value is the event's :value, nil when absent (and not read on log
+	// lines of :fail and :info).
+	Value EDN
+	// Key is the :key of an EDN map (the key-value :key shape), and
+	// HasKey says whether there is one.
+	Key    EDN
+	HasKey bool
+	// Map is the whole EDN map of the event, for the fields of other
+	// shapes of history (nil on log lines).
+	Map EDN
 }
 
 // lineReader turns the lines of a history into events. It detects the
-// format of each line: an EDN map (Jepsen's history.edn, optionally the
+// format of each line: an EDN map (Jepsen's history.EDN, optionally the
 // whole file wrapped in one vector, as Knossos's test data is), or one of
 // Jepsen's log lines ("INFO  jepsen.util - 0\t:invoke\t:write\t3").
 type lineReader struct {
@@ -26,7 +39,7 @@ type lineReader struct {
 
 // parse reads one line; ok is false for lines without an event (blank,
 // EDN comments, the nemesis).
-func (lr *lineReader) parse(text string, line int) (ev event, ok bool, err error) {
+func (lr *lineReader) parse(text string, line int) (ev Event, ok bool, err error) {
 	t := strings.TrimSpace(text)
 	if t == "" || strings.HasPrefix(t, ";") {
 		return ev, false, nil
@@ -61,11 +74,11 @@ func (lr *lineReader) parse(text string, line int) (ev event, ok bool, err error
 
 // parseEDN reads a line holding one map, such as
 // {:type :invoke, :f :write, :value 3, :process 0, :time 12, :index 0}.
-func (lr *lineReader) parseEDN(t string, line int) (event, bool, error) {
+func (lr *lineReader) parseEDN(t string, line int) (Event, bool, error) {
 	r := &ednReader{s: t}
 	m, err := r.read()
 	if err != nil {
-		return event{}, false, err
+		return Event{}, false, err
 	}
 	r.skip()
 	if lr.opened && r.pos < len(t) && t[r.pos] == ']' {
@@ -73,9 +86,9 @@ func (lr *lineReader) parseEDN(t string, line int) (event, bool, error) {
 		lr.closed = true
 	}
 	if !r.atEnd() {
-		return event{}, false, fmt.Errorf("text after the map: %q (one map per line)", clip(t[r.pos:]))
+		return Event{}, false, fmt.Errorf("text after the map: %s (one map per line)", clipped(t[r.pos:]))
 	}
-	ev := event{line: line}
+	ev := Event{Line: line}
 	p, ok := m.get("process")
 	if !ok {
 		return ev, false, fmt.Errorf("map has no :process")
@@ -86,29 +99,31 @@ func (lr *lineReader) parseEDN(t string, line int) (event, bool, error) {
 	if p.kind != ednInt {
 		return ev, false, fmt.Errorf(":process %s: want an integer or :nemesis", p)
 	}
-	ev.process = p.n
+	ev.Process = p.n
 	ty, ok := m.get("type")
 	if !ok {
 		return ev, false, fmt.Errorf("map has no :type")
 	}
-	if ev.typ, err = eventType(ty); err != nil {
+	if ev.Type, err = eventType(ty); err != nil {
 		return ev, false, err
 	}
 	f, ok := m.get("f")
 	if !ok {
 		return ev, false, fmt.Errorf("map has no :f")
 	}
-	if ev.f, err = function(f); err != nil {
+	if ev.F, err = function(f); err != nil {
 		return ev, false, err
 	}
-	ev.value, _ = m.get("value")
+	ev.Value, _ = m.get("value")
+	ev.Key, ev.HasKey = m.get("key")
+	ev.Map = m
 	return ev, true, nil
 }
 
 // parseLogLine reads a Jepsen log line: PROCESS TYPE F VALUE separated by
 // tabs or spaces, after any timestamp and logger prefix; on :fail and
 // :info lines, what follows F (the value or the error) is not read.
-func parseLogLine(t string, line int) (event, bool, error) {
+func parseLogLine(t string, line int) (Event, bool, error) {
 	start := -1
 	words := wordStarts(t)
 	for i := 0; i+1 < len(words) && start < 0; i++ {
@@ -117,44 +132,44 @@ func parseLogLine(t string, line int) (event, bool, error) {
 		}
 	}
 	if start < 0 {
-		return event{}, false, fmt.Errorf("not a history line: want an EDN map {:process P, :type T, :f F, :value V} or a Jepsen log line \"P\\t:T\\t:F\\tV\", found %q", clip(t))
+		return Event{}, false, fmt.Errorf("not a history line: want an EDN map {:process P, :type T, :f F, :value V} or a Jepsen log line \"P\\t:T\\t:F\\tV\", found %s", clipped(t))
 	}
 	r := &ednReader{s: t, pos: start}
 	p, err := r.read()
 	if err != nil {
-		return event{}, false, err
+		return Event{}, false, err
 	}
 	if p.isKeyword("nemesis") {
-		return event{}, false, nil
+		return Event{}, false, nil
 	}
-	ev := event{line: line, process: p.n}
+	ev := Event{Line: line, Process: p.n}
 	ty, err := r.read()
 	if err != nil {
 		return ev, false, err
 	}
-	if ev.typ, err = eventType(ty); err != nil {
+	if ev.Type, err = eventType(ty); err != nil {
 		return ev, false, err
 	}
 	f, err := r.read()
 	if err != nil {
 		return ev, false, fmt.Errorf("missing :f after %s", ty)
 	}
-	if ev.f, err = function(f); err != nil {
+	if ev.F, err = function(f); err != nil {
 		return ev, false, err
 	}
-	if ev.typ == "fail" || ev.typ == "info" || r.atEnd() {
+	if ev.Type == "fail" || ev.Type == "info" || r.atEnd() {
 		return ev, true, nil
 	}
-	if ev.value, err = r.read(); err != nil {
+	if ev.Value, err = r.read(); err != nil {
 		return ev, false, err
 	}
 	if !r.atEnd() {
-		return ev, false, fmt.Errorf("text after the value: %q", clip(t[r.pos:]))
+		return ev, false, fmt.Errorf("text after the value: %s", clipped(t[r.pos:]))
 	}
 	return ev, true, nil
 }
 
-func eventType(v edn) (string, error) {
+func eventType(v EDN) (string, error) {
 	if v.kind == ednKeyword {
 		switch v.s {
 		case "invoke", "ok", "fail", "info":
@@ -164,14 +179,11 @@ func eventType(v edn) (string, error) {
 	return "", fmt.Errorf(":type %s: want :invoke, :ok, :fail or :info", v)
 }
 
-func function(v edn) (string, error) {
-	if v.kind == ednKeyword {
-		switch v.s {
-		case "read", "write", "cas":
-			return v.s, nil
-		}
+func function(v EDN) (string, error) {
+	if v.kind == ednKeyword && v.s != "" {
+		return v.s, nil
 	}
-	return "", fmt.Errorf(":f %s: want :read, :write or :cas", v)
+	return "", fmt.Errorf(":f %s: want a keyword", v)
 }
 
 func isProcess(w string) bool {

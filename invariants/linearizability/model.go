@@ -30,6 +30,14 @@ type Model[S, I, O any] struct {
 	// the operations of each key are), and Init and Step then describe one
 	// key. Each key is checked on its own, which is much faster.
 	Key func(input I) string
+	// Observes and Supplies, if not nil, say which operations depend on
+	// the state they find (a read, a compare-and-set) and whether another
+	// operation w could have put in place what the observer o, with its
+	// output, found. [Minimize] uses them to keep the writes an observer
+	// needs: it never cuts a history down to a read of a value that
+	// nothing in it wrote.
+	Observes func(input I) bool
+	Supplies func(w, o I, out O) bool
 	// DescribeOperation and DescribeState, if not nil, write an operation
 	// and a state for the visualization.
 	DescribeOperation func(input I, output O) string

@@ -24,7 +24,7 @@ func spec(t *testing.T, n int, faults string, timers model.TimerMode, always boo
 		invs = append(invs, invariants.Agreement[State, Msg](p))
 	}
 	return &checker.Spec[State, Msg]{
-		System:     model.NewSystem[State, Msg](p, model.Config{Faults: f, Timers: timers}),
+		System:     model.MustNewSystem[State, Msg](p, model.Config{Faults: f, Timers: timers}),
 		Invariants: invs,
 		Deadlock:   true,
 		Liveness:   []checker.Liveness[State, Msg]{invariants.ElectionLiveness[State, Msg](p)},

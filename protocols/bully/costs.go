@@ -38,6 +38,10 @@ func Measure(n int) (Costs, error) {
 	p := New(n)
 	h := p.Highest()
 	var c Costs
+	sys, err := model.NewSystem[State, Msg](p, model.Config{})
+	if err != nil {
+		return c, err
+	}
 	delay := func(_ model.NodeID, t model.TimerID) int {
 		switch t {
 		case TimerOK:
@@ -53,7 +57,7 @@ func Measure(n int) (Costs, error) {
 		q := model.NodeID(i)
 		if q != h {
 			r, err := election.Measure(election.Scenario[State, Msg]{
-				System: model.NewSystem[State, Msg](p, model.Config{}),
+				System: sys.Clone(),
 				Setup:  []model.Action{{Kind: model.ActCrash, Node: h}},
 				Start:  model.Action{Kind: model.ActFire, Node: q, Timer: TimerDetect},
 				Kind:   kind, Delay: delay,
@@ -64,7 +68,7 @@ func Measure(n int) (Costs, error) {
 			crash = append(crash, r)
 		}
 		r, err := election.Measure(election.Scenario[State, Msg]{
-			System: model.NewSystem[State, Msg](p, model.Config{}),
+			System: sys.Clone(),
 			Setup:  []model.Action{{Kind: model.ActCrash, Node: q}},
 			Start:  model.Action{Kind: model.ActRestart, Node: q},
 			Kind:   kind, Delay: delay,

@@ -15,7 +15,7 @@ import (
 func spec(n, rounds int) *checker.Spec[State, Msg] {
 	p := New(n, rounds)
 	return &checker.Spec[State, Msg]{
-		System: model.NewSystem[State, Msg](p, model.Config{}),
+		System: model.MustNewSystem[State, Msg](p, model.Config{}),
 		Invariants: []checker.Invariant[State, Msg]{
 			invariants.MutualExclusion[State, Msg](p),
 			{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder},

@@ -51,8 +51,18 @@ func faults(spec string) model.Config {
 	return model.Config{Faults: f}
 }
 
+// mustSpec is a spec of a configuration fixed in the test.
+func mustSpec(sp *checker.Spec[State, Msg], err error) *checker.Spec[State, Msg] {
+	if err != nil {
+		panic(err)
+	}
+	return sp
+}
+
 func register(ops int, reads ReadMode, fs string) func() *checker.Spec[State, Msg] {
-	return func() *checker.Spec[State, Msg] { return RegisterSpec(NewRegister(3, 2, ops, reads), faults(fs)) }
+	return func() *checker.Spec[State, Msg] {
+		return mustSpec(RegisterSpec(NewRegister(3, 2, ops, reads), faults(fs)))
+	}
 }
 
 // (1) Reads at the leader, under its lease: every history of 3 replicas
@@ -75,7 +85,7 @@ func TestLeaderAndSyncReadsAreLinearizable(t *testing.T) {
 		// A restarted replica keeps its history (stable storage) and joins
 		// the new leader: what was committed survives.
 		{name: "clients=1 reads=leader ops=2 crash=1@p0,restart=1", spec: func() *checker.Spec[State, Msg] {
-			return RegisterSpec(NewRegister(3, 1, 2, LeaderReads), faults("crash=1@p0,restart=1"))
+			return mustSpec(RegisterSpec(NewRegister(3, 1, 2, LeaderReads), faults("crash=1@p0,restart=1")))
 		}, states: 74991, edges: 293395, depth: 30},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t) })
@@ -107,7 +117,9 @@ func TestLocalReadsAreStaleSyncIsNot(t *testing.T) {
 }
 
 func lock(clients int, store, seq bool, fs string) func() *checker.Spec[State, Msg] {
-	return func() *checker.Spec[State, Msg] { return LockSpec(NewLock(3, clients, store, seq), faults(fs)) }
+	return func() *checker.Spec[State, Msg] {
+		return mustSpec(LockSpec(NewLock(3, clients, store, seq), faults(fs)))
+	}
 }
 
 // (3) The ZooKeeper lock recipe keeps mutual exclusion among its clients,
@@ -150,7 +162,7 @@ func TestPrematureSessionExpiryBreaksTheLock(t *testing.T) {
 	t.Parallel()
 	p := NewLock(3, 2, false, false)
 	p.MaxEpoch = 1
-	sp := LockSpec(p, model.Config{Timers: model.TimersFree})
+	sp := mustSpec(LockSpec(p, model.Config{Timers: model.TimersFree}))
 	rep := sp.Check(checker.Options{Strategy: checker.Swarm, Seed: 1, Walks: 2000})
 	require.Equal(t, checker.Violated, rep.Verdict)
 	require.Equal(t, invariants.MutualExclusionName, rep.Counterexample.Property)
@@ -166,7 +178,7 @@ func TestLeaderReadsNeedTheLease(t *testing.T) {
 	t.Parallel()
 	p := NewRegister(3, 2, 2, LeaderReads)
 	p.NoLease, p.MaxEpoch = true, 2
-	rep := RegisterSpec(p, model.Config{}).Check(checker.Options{Strategy: checker.Swarm, Seed: 1, Walks: 20000})
+	rep := mustSpec(RegisterSpec(p, model.Config{})).Check(checker.Options{Strategy: checker.Swarm, Seed: 1, Walks: 20000})
 	require.Equal(t, checker.Violated, rep.Verdict)
 	require.Equal(t, linearizability.PropertyName, rep.Counterexample.Property)
 }

@@ -29,7 +29,7 @@ func TestCodecRoundTripAndPurity(t *testing.T) {
 		require.NoError(rt, err)
 		cfg := model.Config{Faults: faults, History: true,
 			Timers: rapid.SampledFrom([]model.TimerMode{model.TimersPerfect, model.TimersFree}).Draw(rt, "timers")}
-		sys := model.NewSystem[State, Msg](p, cfg)
+		sys := model.MustNewSystem[State, Msg](p, cfg)
 		w, next := sys.Init(), &model.World[State, Msg]{}
 		for range rapid.IntRange(0, 80).Draw(rt, "steps") {
 			for i, s := range w.Nodes {

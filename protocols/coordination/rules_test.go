@@ -148,7 +148,7 @@ func TestDiscoveryChoosesLatestHistory(t *testing.T) {
 // crashed.
 func TestTimerGuards(t *testing.T) {
 	p := NewRegister(3, 2, 1, LeaderReads)
-	sys := model.NewSystem[State, Msg](p, model.Config{})
+	sys := model.MustNewSystem[State, Msg](p, model.Config{})
 	w, w2 := sys.Init(), &model.World[State, Msg]{}
 	ready := func(id model.NodeID, tm model.TimerID) bool { return p.TimerReady(w, id, tm) }
 	require.False(t, ready(1, TimerElection), "the leader's lease holds while it lives")

@@ -65,30 +65,40 @@ func (p *Protocol) NoLateWrite() checker.Invariant[State, Msg] {
 // RegisterSpec is the spec of register clients: Zab's agreement in every
 // state, the linearizability of the recorded history once a run has
 // ended, and no deadlock (no client waits forever for an answer). It
-// turns cfg.History on.
-func RegisterSpec(p *Protocol, cfg model.Config) *checker.Spec[State, Msg] {
+// turns cfg.History on. It returns model.NewSystem's error for a cfg that
+// cannot take effect.
+func RegisterSpec(p *Protocol, cfg model.Config) (*checker.Spec[State, Msg], error) {
 	cfg.History = true
+	sys, err := model.NewSystem[State, Msg](p, cfg)
+	if err != nil {
+		return nil, err
+	}
 	return &checker.Spec[State, Msg]{
-		System: model.NewSystem[State, Msg](p, cfg),
+		System: sys,
 		Invariants: []checker.Invariant[State, Msg]{
 			p.Agreement(),
 			linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout),
 		},
 		Deadlock: true,
-	}
+	}, nil
 }
 
 // LockSpec is the spec of lock clients: mutual exclusion among the live
 // clients, Zab's agreement, with a storage server no late write, and no
-// deadlock.
-func LockSpec(p *Protocol, cfg model.Config) *checker.Spec[State, Msg] {
+// deadlock. It returns model.NewSystem's error for a cfg that cannot
+// take effect.
+func LockSpec(p *Protocol, cfg model.Config) (*checker.Spec[State, Msg], error) {
+	sys, err := model.NewSystem[State, Msg](p, cfg)
+	if err != nil {
+		return nil, err
+	}
 	invs := []checker.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p), p.Agreement()}
 	if p.Store {
 		invs = append(invs, p.NoLateWrite())
 	}
 	return &checker.Spec[State, Msg]{
-		System:     model.NewSystem[State, Msg](p, cfg),
+		System:     sys,
 		Invariants: invs,
 		Deadlock:   true,
-	}
+	}, nil
 }

@@ -15,7 +15,7 @@ import (
 func spec(n, rounds int, net model.Network) *checker.Spec[State, Msg] {
 	p := New(n, rounds)
 	return &checker.Spec[State, Msg]{
-		System:     model.NewSystem[State, Msg](p, model.Config{Network: net}),
+		System:     model.MustNewSystem[State, Msg](p, model.Config{Network: net}),
 		Invariants: []checker.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p)},
 		Deadlock:   true,
 		Liveness:   []checker.Liveness[State, Msg]{invariants.StarvationFreedom[State, Msg](p)},
@@ -142,7 +142,7 @@ func TestRules(t *testing.T) {
 func TestHappenedBeforeOrder(t *testing.T) {
 	p := New(2, 1)
 	sp := &checker.Spec[State, Msg]{
-		System:     model.NewSystem[State, Msg](p, model.Config{Ordering: true, AppMsgs: 1}),
+		System:     model.MustNewSystem[State, Msg](p, model.Config{Ordering: true, AppMsgs: 1}),
 		Invariants: []checker.Invariant[State, Msg]{invariants.HappenedBeforeOrder[State, Msg](p, p)},
 		Deadlock:   true,
 	}

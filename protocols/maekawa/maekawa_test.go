@@ -28,7 +28,7 @@ func specWith(t *testing.T, n, rounds int, sets, requesters string) *checker.Spe
 	p.Requesters, err = ParseRequesters(requesters, n)
 	require.NoError(t, err)
 	return &checker.Spec[State, Msg]{
-		System: model.NewSystem[State, Msg](p, model.Config{}),
+		System: model.MustNewSystem[State, Msg](p, model.Config{}),
 		Invariants: []checker.Invariant[State, Msg]{
 			invariants.MutualExclusion[State, Msg](p),
 			{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder},

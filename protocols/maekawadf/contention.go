@@ -44,7 +44,10 @@ func (t Tally) String() string {
 // allow one round per process.
 func Contention(p *Protocol, lowFirst bool) (Tally, error) {
 	var t Tally
-	sys := model.NewSystem[State, Msg](p, model.Config{})
+	sys, err := model.NewSystem[State, Msg](p, model.Config{})
+	if err != nil {
+		return t, err
+	}
 	w, next := sys.Init(), &model.World[State, Msg]{}
 	apply := func(a model.Action) {
 		sys.Apply(w, a, next)

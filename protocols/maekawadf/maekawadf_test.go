@@ -42,7 +42,7 @@ func (c config) spec(t *testing.T) *checker.Spec[State, Msg] {
 // specOf is the registry's spec of p.
 func specOf(p *Protocol) *checker.Spec[State, Msg] {
 	return &checker.Spec[State, Msg]{
-		System: model.NewSystem[State, Msg](p, model.Config{}),
+		System: model.MustNewSystem[State, Msg](p, model.Config{}),
 		Invariants: []checker.Invariant[State, Msg]{
 			invariants.MutualExclusion[State, Msg](p),
 			{Name: OneVoteName, Holds: p.OneVote},
@@ -163,7 +163,7 @@ func TestMutualExclusionBreaks(t *testing.T) {
 	for _, c := range cases {
 		p := c.protocol(t)
 		sp := &checker.Spec[State, Msg]{
-			System:     model.NewSystem[State, Msg](p, model.Config{}),
+			System:     model.MustNewSystem[State, Msg](p, model.Config{}),
 			Invariants: []checker.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p)},
 		}
 		rep := sp.Check(checker.Options{})
@@ -178,7 +178,7 @@ func TestMutualExclusionBreaks(t *testing.T) {
 	}
 	p := config{3, 1, "all", "none"}.protocol(t)
 	sp := &checker.Spec[State, Msg]{
-		System:     model.NewSystem[State, Msg](p, model.Config{}),
+		System:     model.MustNewSystem[State, Msg](p, model.Config{}),
 		Invariants: []checker.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p)},
 	}
 	rep := sp.Check(checker.Options{})

@@ -17,7 +17,7 @@ import (
 func TestRicartAgrawalaCosts(t *testing.T) {
 	for n := 3; n <= 7; n++ {
 		p := ra.New(n, 2)
-		c, err := mutex.Measure(model.NewSystem[ra.State, ra.Msg](p, model.Config{}), p)
+		c, err := mutex.Measure(model.MustNewSystem[ra.State, ra.Msg](p, model.Config{}), p)
 		require.NoError(t, err)
 		require.Equal(t, mutex.Range{2 * (n - 1), 2 * (n - 1)}, c.EnterMsgs, "n=%d", n)
 		require.Equal(t, mutex.Range{0, 0}, c.ExitMsgs, "n=%d", n)

@@ -25,11 +25,15 @@ const PollTimeout = 2
 // every initiator.
 func Measure(n int, v Variant) (Costs, error) {
 	p := New(n, v)
+	sys, err := model.NewSystem[State, Msg](p, model.Config{})
+	if err != nil {
+		return Costs{}, err
+	}
 	var runs []election.Run
 	for i := range n {
 		q := model.NodeID(i)
 		r, err := election.Measure(election.Scenario[State, Msg]{
-			System: model.NewSystem[State, Msg](p, model.Config{}),
+			System: sys.Clone(),
 			Start:  model.Action{Kind: model.ActInput, Node: q, Input: Start},
 			Kind:   kindName,
 			Delay:  func(model.NodeID, model.TimerID) int { return PollTimeout },

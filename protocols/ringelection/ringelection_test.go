@@ -17,7 +17,7 @@ func spec(t *testing.T, p *Protocol, faults string) *checker.Spec[State, Msg] {
 	f, err := model.ParseFaults(faults)
 	require.NoError(t, err)
 	return &checker.Spec[State, Msg]{
-		System: model.NewSystem[State, Msg](p, model.Config{Faults: f}),
+		System: model.MustNewSystem[State, Msg](p, model.Config{Faults: f}),
 		Invariants: []checker.Invariant[State, Msg]{
 			invariants.ElectionSafety[State, Msg](p),
 			invariants.Agreement[State, Msg](p),

@@ -95,7 +95,7 @@ func TestTimeoutSecondToken(t *testing.T) {
 		actions(rep.Counterexample))
 
 	sp := &checker.Spec[State, Msg]{
-		System:     model.NewSystem[State, Msg](p, cfg),
+		System:     model.MustNewSystem[State, Msg](p, cfg),
 		Invariants: []checker.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p)},
 		Deadlock:   true,
 	}

@@ -24,7 +24,7 @@ func specOf(p *Protocol, cfg model.Config) *checker.Spec[State, Msg] {
 		holds = p.AtMostOneToken
 	}
 	return &checker.Spec[State, Msg]{
-		System: model.NewSystem[State, Msg](p, cfg),
+		System: model.MustNewSystem[State, Msg](p, cfg),
 		Invariants: []checker.Invariant[State, Msg]{
 			invariants.MutualExclusion[State, Msg](p),
 			{Name: OneTokenName, Holds: holds},
@@ -199,7 +199,7 @@ func TestOneToken(t *testing.T) {
 func TestHappenedBeforeNotGuaranteed(t *testing.T) {
 	p := New(3, 1)
 	sp := &checker.Spec[State, Msg]{
-		System:     model.NewSystem[State, Msg](p, model.Config{Ordering: true, AppMsgs: 1}),
+		System:     model.MustNewSystem[State, Msg](p, model.Config{Ordering: true, AppMsgs: 1}),
 		Invariants: []checker.Invariant[State, Msg]{invariants.HappenedBeforeOrder[State, Msg](p, p)},
 	}
 	rep := sp.Check(checker.Options{})

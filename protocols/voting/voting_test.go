@@ -17,7 +17,7 @@ import (
 func spec(n, c, rounds int, opt Option) *checker.Spec[State, Msg] {
 	p := New(n, c, rounds, opt)
 	return &checker.Spec[State, Msg]{
-		System: model.NewSystem[State, Msg](p, model.Config{}),
+		System: model.MustNewSystem[State, Msg](p, model.Config{}),
 		Invariants: []checker.Invariant[State, Msg]{
 			invariants.MutualExclusion[State, Msg](p),
 			{Name: VotesAccurateName, Holds: p.VotesAccurate},
@@ -245,7 +245,7 @@ func TestStaleResponseIgnored(t *testing.T) {
 func TestHappenedBeforeNotGuaranteed(t *testing.T) {
 	p := New(2, 3, 1, OptionYield)
 	sp := &checker.Spec[State, Msg]{
-		System:     model.NewSystem[State, Msg](p, model.Config{Ordering: true, AppMsgs: 1}),
+		System:     model.MustNewSystem[State, Msg](p, model.Config{Ordering: true, AppMsgs: 1}),
 		Invariants: []checker.Invariant[State, Msg]{invariants.HappenedBeforeOrder[State, Msg](p, p)},
 	}
 	rep := sp.Check(checker.Options{})
