@@ -77,8 +77,8 @@ func TestMulticastBadParameters(t *testing.T) {
 // loss breaks agreement, one duplicate integrity.
 func TestBestEffortMulticast(t *testing.T) {
 	for _, r := range []mcastRun{
-		{protocol: "besteffort", params: map[string]string{"msgs": "1"}, verdict: checker.Pass, states: 2787},
-		{protocol: "besteffort", params: map[string]string{"senders": "2"}, verdict: checker.Pass, states: 5195},
+		{protocol: "besteffort", params: map[string]string{"msgs": "1", "senders": "all"}, verdict: checker.Pass, states: 2787},
+		{protocol: "besteffort", params: nil, verdict: checker.Pass, states: 5195}, // the defaults: two senders, two multicasts each
 		{protocol: "besteffort", params: map[string]string{"msgs": "1", "senders": "1"}, faults: "drop=1",
 			verdict: checker.Violated, states: 13, property: "agreement", steps: 5},
 		{protocol: "besteffort", params: map[string]string{"msgs": "1", "senders": "1"}, faults: "dup=1",
@@ -167,9 +167,9 @@ func TestMulticastClaims(t *testing.T) {
 func TestMulticastClaimsLong(t *testing.T) {
 	long.Skip(t)
 	for _, r := range []mcastRun{
-		{protocol: "reliable-mcast", params: p("msgs", "1"), verdict: checker.Pass, states: 27348},
+		{protocol: "reliable-mcast", params: p("msgs", "1", "senders", "all"), verdict: checker.Pass, states: 27348},
 		{protocol: "reliable-mcast", params: p("senders", "2"), verdict: checker.Pass, states: 82457},
-		{protocol: "nack-mcast", params: p("msgs", "1"), verdict: checker.Pass, states: 20787},
+		{protocol: "nack-mcast", params: p("msgs", "1", "senders", "all"), verdict: checker.Pass, states: 20787},
 		{protocol: "nack-mcast", params: p("senders", "1"), faults: "drop=2", verdict: checker.Pass, states: 67919},
 		{protocol: "nack-mcast", params: p("senders", "1", "suppression", "off"), faults: "drop=2", verdict: checker.Pass, states: 68297},
 	} {
@@ -188,11 +188,11 @@ func TestMulticastSwarm(t *testing.T) {
 		network  model.Network
 		verdict  checker.Verdict
 	}{
-		{"fifo-mcast", p("n", "5", "workload", "causal"), "", model.Unordered, checker.Inconclusive},
-		{"causal-mcast", p("n", "5", "workload", "causal"), "", model.Unordered, checker.Inconclusive},
-		{"reliable-mcast", p("n", "5"), "drop=2,dup=1", model.Unordered, checker.Inconclusive},
-		{"nack-mcast", p("n", "5"), "drop=2,dup=1", model.Unordered, checker.Inconclusive},
-		{"besteffort", p("n", "5"), "drop=1", model.FIFO, checker.Violated},
+		{"fifo-mcast", p("n", "5", "senders", "all", "workload", "causal"), "", model.Unordered, checker.Inconclusive},
+		{"causal-mcast", p("n", "5", "senders", "all", "workload", "causal"), "", model.Unordered, checker.Inconclusive},
+		{"reliable-mcast", p("n", "5", "senders", "all"), "drop=2,dup=1", model.Unordered, checker.Inconclusive},
+		{"nack-mcast", p("n", "5", "senders", "all"), "drop=2,dup=1", model.Unordered, checker.Inconclusive},
+		{"besteffort", p("n", "5", "senders", "all"), "drop=1", model.FIFO, checker.Violated},
 	} {
 		e, _ := Lookup(c.protocol)
 		f, err := model.ParseFaults(c.faults)
