@@ -18,6 +18,18 @@ package invariants
 // request vectors. So a protocol cannot pass by what it believes, only by
 // what its processes did.
 //
+// In the registry (protocols/multicastspec.go), an entry takes its
+// parameters with mcastParams and mcastWorkload and builds its spec with
+// mcastSpec(p, cfg, v, mcastFamily{claims: ..., views: ...}): claims are
+// the properties the notes claim for it (checked by default), views says
+// that it outputs ViewRecords (only then may -props ask view-synchrony).
+// Its costs (protocols/multicastcosts.go) run it with multicast.Measure on
+// an mcastScenario and lay each figure beside a formula with mcastRow.
+// protocols/multicast holds the shared pieces: MsgID, the Workload, the
+// Transmission of a multicast one destination per step, the Receiver
+// (L_Q(P) and hold-back queue), HoldBack for messages with payloads, the
+// derived Codec.
+//
 // Conventions. A message is named by its sender and the sender's own
 // sequence number, from 1 (MsgID). A sender records its multicasts in
 // the order 1, 2, 3, .... The initial view is view 0 with every process;

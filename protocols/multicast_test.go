@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -36,11 +37,6 @@ func (r mcastRun) check(t *testing.T) {
 	target, _, err := e.BuildWith(r.params, model.Config{Network: r.network, Faults: f})
 	require.NoError(t, err, r.String())
 	rep := target.Check(checker.Options{MaxMemory: 1 << 30})
-	if rep.Counterexample != nil {
-		t.Logf("%s: %v %d states, %s in %d steps", r, rep.Verdict, rep.States, rep.Counterexample.Property, len(rep.Counterexample.Steps))
-	} else {
-		t.Logf("%s: %v %d states", r, rep.Verdict, rep.States)
-	}
 	require.Equal(t, r.verdict, rep.Verdict, "%s: %+v", r, rep.Counterexample)
 	require.Equal(t, r.states, rep.States, "%s: states", r)
 	if r.verdict == checker.Violated {
@@ -81,8 +77,8 @@ func TestMulticastBadParameters(t *testing.T) {
 // loss breaks agreement, one duplicate integrity.
 func TestBestEffortMulticast(t *testing.T) {
 	for _, r := range []mcastRun{
-		{protocol: "besteffort", params: map[string]string{"msgs": "1"}, verdict: checker.Pass, states: 2787},
-		{protocol: "besteffort", params: map[string]string{"senders": "2"}, verdict: checker.Pass, states: 5195},
+		{protocol: "besteffort", params: map[string]string{"msgs": "1", "senders": "all"}, verdict: checker.Pass, states: 2787},
+		{protocol: "besteffort", params: nil, verdict: checker.Pass, states: 5195}, // the defaults: two senders, two multicasts each
 		{protocol: "besteffort", params: map[string]string{"msgs": "1", "senders": "1"}, faults: "drop=1",
 			verdict: checker.Violated, states: 13, property: "agreement", steps: 5},
 		{protocol: "besteffort", params: map[string]string{"msgs": "1", "senders": "1"}, faults: "dup=1",
@@ -112,4 +108,98 @@ func TestMulticastCostsMatchTheNotes(t *testing.T) {
 		measured++
 	}
 	require.NotZero(t, measured)
+}
+
+// p is shorthand for a parameter map.
+func p(kv ...string) map[string]string {
+	m := map[string]string{}
+	for i := 0; i < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return m
+}
+
+// Each protocol keeps, exhaustively for N=3 with at least two multicasts
+// in flight, the properties the notes claim for it (pinned state counts),
+// and the known counterexamples are found at their shortest.
+func TestMulticastClaims(t *testing.T) {
+	const u = model.Unordered
+	for _, r := range []mcastRun{
+		// FIFO and causal over reliable channels, FIFO or not; two
+		// senders of two multicasts each, related or not.
+		{protocol: "fifo-mcast", params: p("senders", "2"), verdict: checker.Pass, states: 5195},
+		{protocol: "fifo-mcast", params: p("senders", "2"), network: u, verdict: checker.Pass, states: 7716},
+		{protocol: "fifo-mcast", params: p("senders", "2", "workload", "causal"), network: u, verdict: checker.Pass, states: 1976},
+		{protocol: "causal-mcast", params: p("senders", "2"), verdict: checker.Pass, states: 4141},
+		{protocol: "causal-mcast", params: p("senders", "2"), network: u, verdict: checker.Pass, states: 6529},
+		{protocol: "causal-mcast", params: p("senders", "2", "workload", "causal"), network: u, verdict: checker.Pass, states: 1439},
+		// Basic reliable multicast: two multicasts of p0 in flight, under
+		// a loss, a duplicate, reordering; two senders under a loss.
+		{protocol: "reliable-mcast", params: p("senders", "1"), verdict: checker.Pass, states: 77},
+		{protocol: "reliable-mcast", params: p("senders", "1"), faults: "drop=1", verdict: checker.Pass, states: 356},
+		{protocol: "reliable-mcast", params: p("senders", "1"), faults: "dup=1", verdict: checker.Pass, states: 597},
+		{protocol: "reliable-mcast", params: p("senders", "1"), faults: "drop=1", network: u, verdict: checker.Pass, states: 1782},
+		{protocol: "reliable-mcast", params: p("senders", "2", "msgs", "1"), faults: "drop=1", verdict: checker.Pass, states: 1933},
+		// Scalable reliable multicast, likewise.
+		{protocol: "nack-mcast", params: p("senders", "1"), verdict: checker.Pass, states: 45},
+		{protocol: "nack-mcast", params: p("senders", "1"), faults: "drop=1", verdict: checker.Pass, states: 3067},
+		{protocol: "nack-mcast", params: p("senders", "1"), faults: "dup=1", verdict: checker.Pass, states: 232},
+		{protocol: "nack-mcast", params: p("senders", "1"), faults: "drop=1", network: u, verdict: checker.Pass, states: 4712},
+		// The counterexamples of the corpus, at their shortest.
+		{protocol: "reliable-mcast", params: p("msgs", "1", "senders", "1", "props", "agreement"), faults: "crash=1@p0",
+			verdict: checker.Violated, states: 22, property: "agreement", steps: 4},
+		{protocol: "reliable-mcast", params: p("msgs", "1", "senders", "1", "props", "all-or-none"), faults: "crash=1@p0",
+			verdict: checker.Violated, states: 18, property: "all-or-none", steps: 4},
+		{protocol: "fifo-mcast", params: p("msgs", "1", "senders", "2", "workload", "causal", "props", "causal-order"),
+			verdict: checker.Violated, states: 20, property: "causal-order", steps: 6},
+		{protocol: "causal-mcast", params: p("msgs", "1", "senders", "2", "props", "total-order"),
+			verdict: checker.Violated, states: 83, property: "total-order", steps: 7},
+		{protocol: "nack-mcast", params: p("msgs", "1", "senders", "1", "history", "timed"), faults: "drop=1",
+			verdict: checker.Violated, states: 451, property: "agreement", steps: 12},
+		{protocol: "nack-mcast", params: p("msgs", "1", "senders", "1", "session", "off"), faults: "drop=1",
+			verdict: checker.Violated, states: 13, property: "agreement", steps: 5},
+	} {
+		r.check(t)
+	}
+}
+
+// Larger pinned configurations: every process multicasts, or two losses.
+func TestMulticastClaimsLong(t *testing.T) {
+	long.Skip(t)
+	for _, r := range []mcastRun{
+		{protocol: "reliable-mcast", params: p("msgs", "1", "senders", "all"), verdict: checker.Pass, states: 27348},
+		{protocol: "reliable-mcast", params: p("senders", "2"), verdict: checker.Pass, states: 82457},
+		{protocol: "nack-mcast", params: p("msgs", "1", "senders", "all"), verdict: checker.Pass, states: 20787},
+		{protocol: "nack-mcast", params: p("senders", "1"), faults: "drop=2", verdict: checker.Pass, states: 67919},
+		{protocol: "nack-mcast", params: p("senders", "1", "suppression", "off"), faults: "drop=2", verdict: checker.Pass, states: 68297},
+	} {
+		r.check(t)
+	}
+}
+
+// For N=5, swarm search finds no violation of what the notes claim (the
+// verdict of a walk is never a pass: inconclusive), and finds best-effort
+// multicast's lost message.
+func TestMulticastSwarm(t *testing.T) {
+	for _, c := range []struct {
+		protocol string
+		params   map[string]string
+		faults   string
+		network  model.Network
+		verdict  checker.Verdict
+	}{
+		{"fifo-mcast", p("n", "5", "senders", "all", "workload", "causal"), "", model.Unordered, checker.Inconclusive},
+		{"causal-mcast", p("n", "5", "senders", "all", "workload", "causal"), "", model.Unordered, checker.Inconclusive},
+		{"reliable-mcast", p("n", "5", "senders", "all"), "drop=2,dup=1", model.Unordered, checker.Inconclusive},
+		{"nack-mcast", p("n", "5", "senders", "all"), "drop=2,dup=1", model.Unordered, checker.Inconclusive},
+		{"besteffort", p("n", "5", "senders", "all"), "drop=1", model.FIFO, checker.Violated},
+	} {
+		e, _ := Lookup(c.protocol)
+		f, err := model.ParseFaults(c.faults)
+		require.NoError(t, err)
+		target, _, err := e.BuildWith(c.params, model.Config{Network: c.network, Faults: f})
+		require.NoError(t, err)
+		rep := target.Check(checker.Options{Strategy: checker.Swarm, Seed: 1, Walks: 40, MaxDepth: 100})
+		require.Equal(t, c.verdict, rep.Verdict, "%s %v: %v", c.protocol, c.params, rep.Counterexample)
+	}
 }

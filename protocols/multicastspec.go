@@ -14,7 +14,7 @@ import (
 // Parameters shared by the multicast entries.
 var (
 	paramMsgs     = Param{"msgs", "2", fmt.Sprintf("multicasts each process may make (K, 1 to %d)", multicast.MaxMsgs)}
-	paramSenders  = Param{"senders", "all", "how many processes multicast: p0 .. p(senders-1); all: every process"}
+	paramSenders  = Param{"senders", "2", "how many processes multicast: p0 .. p(senders-1), or all"}
 	paramWorkload = Param{"workload", "free", "free: any process multicasts at will; causal: a process other than p0 " +
 		"multicasts only after delivering another's message (multicasts become causally related)"}
 	paramProps = Param{"props", "claimed", "properties to check, comma-separated, or claimed: those the notes claim " +

@@ -142,7 +142,7 @@ func Measure[S, M any](sc Scenario[S, M]) (Run, error) {
 	for !m.done() {
 		// Timers are looked at only while the run is not over: a
 		// protocol may keep one armed for good (a session message).
-		if !m.finishLocal() && len(m.w.Net) == 0 {
+		if !m.finishLocal() && len(m.w.Net) == 0 && !m.timerAhead() {
 			break // nothing more can happen: some deliveries are missing for good
 		}
 		if m.done() {
@@ -266,6 +266,17 @@ func (m *meter[S, M]) finishLocal() (any bool) {
 		}
 	}
 	return any
+}
+
+// timerAhead reports whether some timer is enabled but not yet due.
+func (m *meter[S, M]) timerAhead() bool {
+	m.acts = m.sc.System.Actions(m.w, m.acts[:0])
+	for _, a := range m.acts {
+		if a.Kind == model.ActFire && (m.sc.Delay == nil || m.sc.Delay(a.Node, a.Timer) >= 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // done reports whether no message is in flight and every live process

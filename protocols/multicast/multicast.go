@@ -10,6 +10,9 @@
 package multicast
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -217,4 +220,92 @@ func TimerName(t model.TimerID) string {
 		return "transmit"
 	}
 	return "t" + string(rune('0'+t))
+}
+
+// Format is " L=(1,0,0) held={p1#2,p1#3}" for n processes; the held
+// part only when the hold-back queue is not empty.
+func (r *Receiver) Format(n int) string {
+	s := " L=("
+	var held []string
+	for p := range n {
+		if p > 0 {
+			s += ","
+		}
+		s += strconv.Itoa(int(r.Last[p]))
+		for q := 1; q <= MaxMsgs; q++ {
+			if r.Held[p]&(1<<(q-1)) != 0 {
+				held = append(held, MsgID{Sender: model.NodeID(p), Seq: uint8(q)}.String())
+			}
+		}
+	}
+	s += ")"
+	if len(held) > 0 {
+		s += " held={" + strings.Join(held, ",") + "}"
+	}
+	return s
+}
+
+// MaxHeld is the capacity of a HoldBack queue.
+const MaxHeld = 8
+
+// Keyed is a message that names the multicast it carries.
+type Keyed interface {
+	Key() MsgID
+}
+
+// HoldBack is a hold-back queue of whole messages (when a message carries
+// more than its number, as a vector timestamp does): at most MaxHeld, kept
+// in the order of their ids, so that equal queues encode equally. A plain
+// value: copying it copies the queue.
+type HoldBack[M Keyed] struct {
+	Len   uint8
+	Slots [MaxHeld]M
+}
+
+// Add puts m in the queue, unless a message with its id is there; it
+// panics when the queue is full (a protocol bounds its configurations by
+// MaxHeld).
+func (q *HoldBack[M]) Add(m M) {
+	k := m.Key()
+	i := 0
+	for ; i < int(q.Len); i++ {
+		ki := q.Slots[i].Key()
+		if ki == k {
+			return
+		}
+		if ki.Sender > k.Sender || ki.Sender == k.Sender && ki.Seq > k.Seq {
+			break
+		}
+	}
+	if int(q.Len) == MaxHeld {
+		panic("multicast: hold-back queue full")
+	}
+	copy(q.Slots[i+1:q.Len+1], q.Slots[i:q.Len])
+	q.Slots[i] = m
+	q.Len++
+}
+
+// Take removes and returns the first message (in id order) for which ok
+// holds.
+func (q *HoldBack[M]) Take(ok func(M) bool) (M, bool) {
+	for i := 0; i < int(q.Len); i++ {
+		if m := q.Slots[i]; ok(m) {
+			copy(q.Slots[i:], q.Slots[i+1:q.Len])
+			var zero M
+			q.Len--
+			q.Slots[q.Len] = zero
+			return m, true
+		}
+	}
+	var zero M
+	return zero, false
+}
+
+// Keys lists the ids of the messages held, in order.
+func (q *HoldBack[M]) Keys() []MsgID {
+	var ks []MsgID
+	for i := 0; i < int(q.Len); i++ {
+		ks = append(ks, q.Slots[i].Key())
+	}
+	return ks
 }
