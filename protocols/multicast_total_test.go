@@ -1,6 +1,7 @@
 package protocols
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,8 +16,8 @@ import (
 // on an unordered network it is not even FIFO.
 func TestSequencerMulticast(t *testing.T) {
 	for _, r := range []mcastRun{
-		{protocol: "sequencer", params: map[string]string{"msgs": "1"}, verdict: checker.Pass, states: 477},
-		{protocol: "sequencer", params: map[string]string{"msgs": "1"}, faults: "crash=1@p0",
+		{protocol: "sequencer", params: map[string]string{"senders": "all", "msgs": "1"}, verdict: checker.Pass, states: 477},
+		{protocol: "sequencer", params: map[string]string{"senders": "all", "msgs": "1"}, faults: "crash=1@p0",
 			verdict: checker.Violated, states: 954, property: "validity", steps: 3},
 		{protocol: "sequencer", params: map[string]string{"msgs": "2", "senders": "2", "props": "fifo-order"},
 			network: model.Unordered, verdict: checker.Violated, states: 63, property: "fifo-order", steps: 3},
@@ -30,10 +31,10 @@ func TestSequencerMulticast(t *testing.T) {
 // unordered network it is not FIFO.
 func TestISISMulticast(t *testing.T) {
 	for _, r := range []mcastRun{
-		{protocol: "isis", params: map[string]string{"msgs": "1"}, verdict: checker.Pass, states: 42594},
-		{protocol: "isis", params: map[string]string{"msgs": "1", "tiebreak": "none"},
+		{protocol: "isis", params: map[string]string{"senders": "all", "msgs": "1"}, verdict: checker.Pass, states: 42594},
+		{protocol: "isis", params: map[string]string{"senders": "all", "msgs": "1", "tiebreak": "none"},
 			verdict: checker.Violated, states: 11728, property: "total-order", steps: 12},
-		{protocol: "isis", params: map[string]string{"msgs": "1", "choose": "smallest"},
+		{protocol: "isis", params: map[string]string{"senders": "all", "msgs": "1", "choose": "smallest"},
 			verdict: checker.Violated, states: 11684, property: "total-order", steps: 12},
 		{protocol: "isis", params: map[string]string{"msgs": "2", "senders": "1", "props": "fifo-order"},
 			network: model.Unordered, verdict: checker.Violated, states: 177, property: "fifo-order", steps: 7},
@@ -49,16 +50,16 @@ func TestISISMulticast(t *testing.T) {
 // what it multicasts next; so FIFO+total by ISIS is causal+total already.
 func TestHybridMulticast(t *testing.T) {
 	for _, r := range []mcastRun{
-		{protocol: "fifo-total", params: map[string]string{"msgs": "1"}, verdict: checker.Pass, states: 42594},
+		{protocol: "fifo-total", params: map[string]string{"senders": "all", "msgs": "1"}, verdict: checker.Pass, states: 42594},
 		{protocol: "fifo-total", params: map[string]string{"msgs": "2", "senders": "1"}, network: model.Unordered,
 			verdict: checker.Pass, states: 173},
-		{protocol: "causal-total", params: map[string]string{"msgs": "1", "workload": "causal"}, network: model.Unordered,
+		{protocol: "causal-total", params: map[string]string{"senders": "all", "msgs": "1", "workload": "causal"}, network: model.Unordered,
 			verdict: checker.Pass, states: 705},
 		{protocol: "causal-total", params: map[string]string{"msgs": "2", "senders": "1"}, network: model.Unordered,
 			verdict: checker.Pass, states: 173},
-		{protocol: "isis", params: map[string]string{"msgs": "1", "workload": "causal", "props": "causal-order,total-order"},
+		{protocol: "isis", params: map[string]string{"senders": "all", "msgs": "1", "workload": "causal", "props": "causal-order,total-order"},
 			network: model.Unordered, verdict: checker.Pass, states: 926},
-		{protocol: "fifo-total", params: map[string]string{"msgs": "1", "workload": "causal", "props": "causal-order"},
+		{protocol: "fifo-total", params: map[string]string{"senders": "all", "msgs": "1", "workload": "causal", "props": "causal-order"},
 			network: model.Unordered, verdict: checker.Pass, states: 926},
 		{protocol: "isis", params: map[string]string{"msgs": "2", "senders": "1", "workload": "causal", "props": "causal-order"},
 			network: model.Unordered, verdict: checker.Violated, states: 177, property: "causal-order", steps: 7},
@@ -76,7 +77,7 @@ func TestViewSyncMulticast(t *testing.T) {
 	for _, r := range []mcastRun{
 		{protocol: "viewsync", params: map[string]string{"msgs": "1", "senders": "1"}, faults: "crash=1", verdict: checker.Pass, states: 176},
 		{protocol: "viewsync", params: map[string]string{"msgs": "2", "senders": "1"}, faults: "crash=1", verdict: checker.Pass, states: 507},
-		{protocol: "viewsync", params: map[string]string{"msgs": "1"}, faults: "crash=1", verdict: checker.Pass, states: 36583},
+		{protocol: "viewsync", params: map[string]string{"senders": "all", "msgs": "1"}, faults: "crash=1", verdict: checker.Pass, states: 36583},
 		{protocol: "viewsync", params: map[string]string{"msgs": "1", "senders": "2"}, faults: "crash=2",
 			verdict: checker.Pass, states: 4150},
 	} {
@@ -100,13 +101,13 @@ func TestTotalOrderMulticastLong(t *testing.T) {
 		t.Skip("COORDCHECK_LONG=1 runs it")
 	}
 	for _, r := range []mcastRun{
-		{protocol: "sequencer", params: map[string]string{"msgs": "2"}, verdict: checker.Pass, states: 308249},
+		{protocol: "sequencer", params: map[string]string{"senders": "all", "msgs": "2"}, verdict: checker.Pass, states: 308249},
 		{protocol: "isis", params: map[string]string{"msgs": "2", "senders": "2"}, verdict: checker.Pass, states: 260586},
 		{protocol: "fifo-total", params: map[string]string{"msgs": "2", "senders": "2"}, network: model.Unordered,
 			verdict: checker.Pass, states: 4438178},
 		{protocol: "causal-total", params: map[string]string{"msgs": "2", "senders": "2"}, network: model.Unordered,
 			verdict: checker.Pass, states: 2694885},
-		{protocol: "viewsync", params: map[string]string{"msgs": "1"}, faults: "crash=2", verdict: checker.Pass, states: 81064},
+		{protocol: "viewsync", params: map[string]string{"senders": "all", "msgs": "1"}, faults: "crash=2", verdict: checker.Pass, states: 81064},
 	} {
 		r.check(t)
 	}
@@ -128,7 +129,7 @@ func TestTotalOrderMulticastSwarm(t *testing.T) {
 		{"viewsync", nil, "crash=2", ""},
 		{"isis", map[string]string{"tiebreak": "none"}, "", "total-order"},
 	} {
-		params := map[string]string{"n": "5", "msgs": "1"}
+		params := map[string]string{"n": "5", "msgs": "1", "senders": "all"}
 		for k, v := range c.params {
 			params[k] = v
 		}
@@ -159,5 +160,38 @@ func TestISISBadParameters(t *testing.T) {
 	} {
 		_, _, err := e.BuildWith(map[string]string{given: "foo"}, model.Config{})
 		require.EqualError(t, err, want)
+	}
+}
+
+// The headline costs of the total-order and view-synchronous multicasts,
+// measured for N=3..7: N messages through the sequencer, 3(N-1) for ISIS
+// and its hybrids, N-1 per view-synchronous multicast and 3(N-2) per view
+// change.
+func TestTotalOrderMulticastCosts(t *testing.T) {
+	for n := 3; n <= 7; n++ {
+		for name, want := range map[string]map[string]int{
+			"sequencer":    {"messages per multicast (p1 multicasts)": n, "delivery latency (message delays)": 2},
+			"isis":         {"messages per multicast": 3 * (n - 1), "delivery latency (message delays)": 3},
+			"fifo-total":   {"messages per multicast": 3 * (n - 1)},
+			"causal-total": {"messages per multicast": 3 * (n - 1)},
+			"viewsync":     {"messages per multicast": n - 1, "view change after a crash: messages": 3 * (n - 2)},
+		} {
+			e, _ := Lookup(name)
+			require.NotNil(t, e.Costs, name)
+			rows, err := e.Costs(n)
+			require.NoError(t, err)
+			found := 0
+			for _, r := range rows {
+				require.True(t, r.Matches, "%s n=%d %s: %s vs %s", name, n, r.Metric, r.Measured, r.Formula)
+				if v, ok := want[r.Metric]; ok {
+					found++
+					var got int
+					_, err := fmt.Sscan(r.Measured, &got)
+					require.NoError(t, err)
+					require.Equal(t, v, got, "%s n=%d %s", name, n, r.Metric)
+				}
+			}
+			require.Equal(t, len(want), found, "%s n=%d: rows %+v", name, n, rows)
+		}
 	}
 }
