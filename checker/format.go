@@ -6,8 +6,8 @@ import (
 )
 
 // String renders the trace as a message sequence chart in text: one line
-// per step with the action, the acting node's new state and the messages
-// it sent; then the final world and the violation.
+// per step with the action, the acting node's new state, the messages it
+// sent and the outcomes it recorded; then the final world and the violation.
 func (tr *Trace) String() string {
 	var b strings.Builder
 	if tr.Property != "" {
@@ -26,6 +26,9 @@ func (tr *Trace) String() string {
 		fmt.Fprintf(&b, "%4d  %-*s  | %s %s", i+1, width, s.Action, s.Node, s.State)
 		if len(s.Sends) > 0 {
 			b.WriteString("  sends " + strings.Join(s.Sends, ", "))
+		}
+		if len(s.Outputs) > 0 {
+			b.WriteString("  outputs " + strings.Join(s.Outputs, ", "))
 		}
 		b.WriteByte('\n')
 	}

@@ -143,6 +143,9 @@ type Step struct {
 	State string `json:"state"`
 	// Sends lists the messages the action sent ("p0->p1 REQ(ts=1)").
 	Sends []string `json:"sends,omitempty"`
+	// Outputs lists the outcomes the action recorded (model.Out.Output:
+	// "deliver p0#1"), so that a chart shows them where they happen.
+	Outputs []string `json:"outputs,omitempty"`
 }
 
 // MarshalText writes the verdict's word, for JSON.

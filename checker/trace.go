@@ -147,6 +147,9 @@ func (r *replayer[S, M]) step(match func(a model.Action, next *model.World[S, M]
 			State:  r.sys.P.FormatState(a.Node, r.next.Nodes[a.Node]),
 			Sends:  r.sys.FormatSends(r.next, a.Node),
 		}
+		if outs := r.sys.LastOut().Outputs(); len(outs) > 0 {
+			st.Outputs = append([]string(nil), outs...)
+		}
 		r.steps = append(r.steps, st)
 		r.cur, r.next = r.next, r.cur
 		return true

@@ -17,6 +17,13 @@ type Config struct {
 	// History keeps every Out.Output in World.History (and so in the
 	// state: two worlds with different histories are different states).
 	History bool
+	// HistoryByNode keeps World.History grouped by node: each node's
+	// records in the order that node output them, the nodes in id order.
+	// The relative order of two nodes' records is forgotten, which the
+	// properties of per-process logs (multicast deliveries) do not need,
+	// and which spares the state space the interleavings of records.
+	// Only with History.
+	HistoryByNode bool
 }
 
 // System binds a Protocol to the semantics of a run: it enumerates the
@@ -234,7 +241,7 @@ func (sys *System[S, M]) effects(w *World[S, M], self NodeID) {
 	}
 	if sys.Config.History {
 		for _, o := range sys.out.outputs {
-			w.History = append(w.History, Record{Node: self, Text: o})
+			w.History = appendRecord(w.History, Record{Node: self, Text: o}, sys.Config.HistoryByNode)
 		}
 	}
 	for _, t := range sys.out.timers {
@@ -244,6 +251,19 @@ func (sys *System[S, M]) effects(w *World[S, M], self NodeID) {
 			w.Timers[self] &^= 1 << t.id
 		}
 	}
+}
+
+// appendRecord adds r to h: at the end, or, byNode, after the last record
+// of a node not above r's (see Config.HistoryByNode).
+func appendRecord(h []Record, r Record, byNode bool) []Record {
+	i := len(h)
+	for byNode && i > 0 && h[i-1].Node > r.Node {
+		i--
+	}
+	h = append(h, Record{})
+	copy(h[i+1:], h[i:])
+	h[i] = r
+	return h
 }
 
 // Waiting reports whether node id of w waits (see Waiter); false when the

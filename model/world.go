@@ -42,6 +42,7 @@ type World[S, M any] struct {
 	// History is the record of observable outcomes (Out.Output), in the
 	// order they happened, kept when Config.History is on: client
 	// invocations and returns, for linearizability and ordering properties.
+	// Under Config.HistoryByNode, grouped by node, each node's in its order.
 	History []Record
 }
 

@@ -88,15 +88,22 @@ func cmdCosts(args []string, stdout io.Writer) (int, error) {
 	}
 	fmt.Fprintf(stdout, "costs of %s algorithms, N=%d: measured by running each protocol in synchronous rounds\n", family, *n)
 	fmt.Fprintln(stdout, "(one round delivers every message in flight: one message latency)")
+	// Columns as wide as their widest cell (at least the mutex tables' widths).
+	wm, wv, wf := 46, 9, 42
+	for _, t := range tables {
+		for _, r := range t.Rows {
+			wm, wv, wf = max(wm, len(r.Metric)), max(wv, len(r.Measured)), max(wf, len(r.Formula))
+		}
+	}
 	for _, t := range tables {
 		fmt.Fprintf(stdout, "\n%s\n", t.Protocol)
-		fmt.Fprintf(stdout, "  %-46s %-9s %-42s %s\n", "metric", "measured", "notes", "")
+		fmt.Fprintf(stdout, "  %-*s %-*s %-*s %s\n", wm, "metric", wv, "measured", wf, "notes", "")
 		for _, r := range t.Rows {
 			mark := "ok"
 			if !r.Matches {
 				mark = "differs: " + r.Note
 			}
-			fmt.Fprintf(stdout, "  %-46s %-9s %-42s %s\n", r.Metric, r.Measured, r.Formula, mark)
+			fmt.Fprintf(stdout, "  %-*s %-*s %-*s %s\n", wm, r.Metric, wv, r.Measured, wf, r.Formula, mark)
 		}
 	}
 	return 0, nil

@@ -1,0 +1,75 @@
+package protocols
+
+import (
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/multicast"
+	"github.com/coordcheck/coordcheck/protocols/multicast/causal"
+	"github.com/coordcheck/coordcheck/protocols/multicast/fifo"
+)
+
+// What the notes claim for the ordered multicasts over reliable channels.
+var (
+	fifoClaims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
+		invariants.ValidityName, invariants.McastAgreementName}
+	causalClaims = []string{invariants.IntegrityName, invariants.FIFOOrderName, invariants.CausalOrderName,
+		invariants.ValidityName, invariants.McastAgreementName}
+)
+
+func init() {
+	register(Entry{
+		Name:   "fifo-mcast",
+		Doc:    "FIFO-ordered multicast: per-sender numbers, hold-back queue (seed 001, Implementing FIFO ordering)",
+		Params: mcastParams(),
+		Build: func(v Values, cfg model.Config) (checker.Target, error) {
+			n, wl, err := mcastWorkload(v)
+			if err != nil {
+				return nil, err
+			}
+			return mcastSpec(fifo.New(n, wl), cfg, v, mcastFamily{claims: fifoClaims})
+		},
+		Family: "multicast",
+		Costs: func(n int) ([]CostRow, error) {
+			return orderedCosts(fifo.New(n, multicast.Workload{Msgs: 1, Senders: 1}), fifo.Kind, n)
+		},
+	})
+	register(Entry{
+		Name:   "causal-mcast",
+		Doc:    "causally-ordered multicast with vector clocks, conditions a. and b. (seed 001, Implementing causal ordering)",
+		Params: mcastParams(),
+		Build: func(v Values, cfg model.Config) (checker.Target, error) {
+			n, wl, err := mcastWorkload(v)
+			if err != nil {
+				return nil, err
+			}
+			p, err := causal.New(n, wl)
+			if err != nil {
+				return nil, err
+			}
+			return mcastSpec(p, cfg, v, mcastFamily{claims: causalClaims})
+		},
+		Family: "multicast",
+		Costs: func(n int) ([]CostRow, error) {
+			p, err := causal.New(n, multicast.Workload{Msgs: 1, Senders: 1})
+			if err != nil {
+				return nil, err
+			}
+			return orderedCosts(p, causal.Kind, n)
+		},
+	})
+}
+
+// orderedCosts: an ordering protocol over reliable channels sends N-1
+// DATA per multicast, no feedback, and delivers after one message delay.
+func orderedCosts[S, M any](p model.Protocol[S, M], kind func(M) string, n int) ([]CostRow, error) {
+	r, err := multicast.Measure(mcastScenario(p, kind, nil, nil))
+	if err != nil {
+		return nil, err
+	}
+	return []CostRow{
+		mcastRow("messages per multicast", r.Sent(), r.Breakdown(), "N-1 DATA", n-1, ""),
+		mcastRow("feedback messages", r.Sent()-r.Sent("DATA"), "", "0", 0, ""),
+		mcastRow("delivery latency (message delays)", r.Latency, "", "1", 1, ""),
+	}, nil
+}

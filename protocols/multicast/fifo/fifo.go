@@ -1,0 +1,112 @@
+// Package fifo is FIFO-ordered multicast (seed 001, "Implementing FIFO
+// ordering"): "using sequence numbers per sender; a message delivery is
+// delayed (in a hold-back queue) until its sequence number is reached".
+// It assumes reliable channels, which need not be FIFO (-network
+// unordered): it orders, it does not repair losses (that is the basic
+// reliable multicast of package reliable).
+package fifo
+
+import (
+	"fmt"
+
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/multicast"
+)
+
+// Protocol is FIFO multicast among N processes.
+type Protocol struct {
+	N        int
+	Workload multicast.Workload
+	multicast.Codec[State, Msg]
+}
+
+// New returns FIFO multicast for n processes under wl.
+func New(n int, wl multicast.Workload) *Protocol { return &Protocol{N: n, Workload: wl} }
+
+// State is one process's state.
+type State struct {
+	Made    uint8                  // S_P of its latest multicast
+	Sending multicast.Transmission // destinations of the latest multicast still to reach
+	R       multicast.Receiver     // L_Q(P) and the hold-back queue
+}
+
+// Msg is a multicast message, numbered by its sender.
+type Msg struct {
+	ID multicast.MsgID
+}
+
+var _ model.Protocol[State, Msg] = (*Protocol)(nil)
+
+// Nodes is N.
+func (p *Protocol) Nodes() int { return p.N }
+
+// Init: nothing multicast, nothing delivered.
+func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
+
+// Inputs: the workload's multicasts.
+func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
+	return p.Workload.Inputs(self, s.Made, s.Sending.Busy(), s.R.Heard(self), dst)
+}
+
+// Step applies the rules.
+func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
+	switch ev.Kind {
+	case model.Environment:
+		// "Using sequence numbers per sender": the next number; the
+		// sender delivers its own message at once.
+		s.Made++
+		m := multicast.MsgID{Sender: self, Seq: s.Made}
+		out.Output(invariants.McastRecord(m))
+		out.Output(invariants.DeliverRecord(m))
+		s.R.Delivered(m)
+		s.Sending = multicast.Start(self, p.N)
+		out.SetTimer(multicast.Transmit)
+	case model.Timeout:
+		// One more destination (multicast.Transmission).
+		var to model.NodeID
+		to, s.Sending = s.Sending.Next(self, p.N)
+		out.Send(to, Msg{ID: multicast.MsgID{Sender: self, Seq: s.Made}})
+		if s.Sending.Busy() {
+			out.SetTimer(multicast.Transmit)
+		}
+	case model.Receive:
+		m := ev.Msg.ID
+		switch s.R.Classify(m) {
+		case multicast.InOrder:
+			// Its number is reached: deliver it, then whatever of the
+			// same sender the hold-back queue now lets through.
+			deliverFrom(&s.R, m, out)
+		case multicast.Ahead:
+			// "A message delivery is delayed (in a hold-back queue)
+			// until its sequence number is reached."
+			s.R.Hold(m)
+		case multicast.Old:
+			// Delivered already (a duplicate): discarded.
+		}
+	}
+	return s
+}
+
+// deliverFrom delivers m, which is in order, and the messages of its
+// sender that follow it in the hold-back queue.
+func deliverFrom(r *multicast.Receiver, m multicast.MsgID, out *model.Out[Msg]) {
+	for ok := true; ok; m, ok = r.TakeNext(m.Sender) {
+		out.Output(invariants.DeliverRecord(m))
+		r.Delivered(m)
+	}
+}
+
+// FormatState is "made=1 L=(1,0,0) held={p1#2}".
+func (p *Protocol) FormatState(_ model.NodeID, s State) string {
+	return fmt.Sprintf("made=%d%s%s", s.Made, s.R.Format(p.N), multicast.FormatSending(s.Sending))
+}
+
+// FormatMsg is "DATA(p0#1)".
+func (p *Protocol) FormatMsg(m Msg) string { return "DATA(" + m.ID.String() + ")" }
+
+// TimerName names the transmit timer.
+func (p *Protocol) TimerName(t model.TimerID) string { return multicast.TimerName(t) }
+
+// Kind is a message's kind in the cost tables.
+func Kind(Msg) string { return "DATA" }

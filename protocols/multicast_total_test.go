@@ -1,0 +1,197 @@
+package protocols
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/long"
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// Total order by a sequencer (seed 001): it keeps its claims for N=3 with
+// three multicasts in flight; the sequencer's crash blocks delivery; and
+// on an unordered network it is not even FIFO.
+func TestSequencerMulticast(t *testing.T) {
+	for _, r := range []mcastRun{
+		{protocol: "sequencer", params: map[string]string{"senders": "all", "msgs": "1"}, verdict: checker.Pass, states: 477},
+		{protocol: "sequencer", params: map[string]string{"senders": "all", "msgs": "1"}, faults: "crash=1@p0",
+			verdict: checker.Violated, states: 954, property: "validity", steps: 3},
+		{protocol: "sequencer", params: map[string]string{"msgs": "2", "senders": "2", "props": "fifo-order"},
+			network: model.Unordered, verdict: checker.Violated, states: 63, property: "fifo-order", steps: 3},
+	} {
+		r.check(t)
+	}
+}
+
+// ISIS (seed 001): the notes' algorithm keeps total order; without the
+// proposer's id, or agreeing on the smallest proposal, it does not; on an
+// unordered network it is not FIFO.
+func TestISISMulticast(t *testing.T) {
+	for _, r := range []mcastRun{
+		{protocol: "isis", params: map[string]string{"senders": "all", "msgs": "1"}, verdict: checker.Pass, states: 42594},
+		{protocol: "isis", params: map[string]string{"senders": "all", "msgs": "1", "tiebreak": "none"},
+			verdict: checker.Violated, states: 11728, property: "total-order", steps: 12},
+		{protocol: "isis", params: map[string]string{"senders": "all", "msgs": "1", "choose": "smallest"},
+			verdict: checker.Violated, states: 11684, property: "total-order", steps: 12},
+		{protocol: "isis", params: map[string]string{"msgs": "2", "senders": "1", "props": "fifo-order"},
+			network: model.Unordered, verdict: checker.Violated, states: 177, property: "fifo-order", steps: 7},
+	} {
+		r.check(t)
+	}
+}
+
+// The hybrids (seed 001): ISIS over a FIFO or a causal layer keeps FIFO,
+// causal (the causal layer) and total order, also on an unordered network.
+// What the notes do not say: ISIS alone is causal whenever it is FIFO,
+// because a process that delivered m proposes above m's agreed number for
+// what it multicasts next; so FIFO+total by ISIS is causal+total already.
+func TestHybridMulticast(t *testing.T) {
+	for _, r := range []mcastRun{
+		{protocol: "fifo-total", params: map[string]string{"senders": "all", "msgs": "1"}, verdict: checker.Pass, states: 42594},
+		{protocol: "fifo-total", params: map[string]string{"msgs": "2", "senders": "1"}, network: model.Unordered,
+			verdict: checker.Pass, states: 173},
+		{protocol: "causal-total", params: map[string]string{"senders": "all", "msgs": "1", "workload": "causal"}, network: model.Unordered,
+			verdict: checker.Pass, states: 705},
+		{protocol: "causal-total", params: map[string]string{"msgs": "2", "senders": "1"}, network: model.Unordered,
+			verdict: checker.Pass, states: 173},
+		{protocol: "isis", params: map[string]string{"senders": "all", "msgs": "1", "workload": "causal", "props": "causal-order,total-order"},
+			network: model.Unordered, verdict: checker.Pass, states: 926},
+		{protocol: "fifo-total", params: map[string]string{"senders": "all", "msgs": "1", "workload": "causal", "props": "causal-order"},
+			network: model.Unordered, verdict: checker.Pass, states: 926},
+		{protocol: "isis", params: map[string]string{"msgs": "2", "senders": "1", "workload": "causal", "props": "causal-order"},
+			network: model.Unordered, verdict: checker.Violated, states: 177, property: "causal-order", steps: 7},
+	} {
+		r.check(t)
+	}
+}
+
+// View-synchronous multicast (seed 001): with one or two crashes, during a
+// multicast or a view change, every survivor delivers the same messages in
+// each view, all or none. The first two runs are the configuration in
+// which reliable multicast without views loses all-or-none when its
+// sender crashes half-way.
+func TestViewSyncMulticast(t *testing.T) {
+	for _, r := range []mcastRun{
+		{protocol: "viewsync", params: map[string]string{"msgs": "1", "senders": "1"}, faults: "crash=1", verdict: checker.Pass, states: 176},
+		{protocol: "viewsync", params: map[string]string{"msgs": "2", "senders": "1"}, faults: "crash=1", verdict: checker.Pass, states: 507},
+		{protocol: "viewsync", params: map[string]string{"senders": "all", "msgs": "1"}, faults: "crash=1", verdict: checker.Pass, states: 36583},
+		{protocol: "viewsync", params: map[string]string{"msgs": "1", "senders": "2"}, faults: "crash=2",
+			verdict: checker.Pass, states: 4150},
+	} {
+		r.check(t)
+	}
+	// The membership service rests on the perfect failure detector: with
+	// timeouts that may fire early, two processes install two different
+	// first views, without any crash.
+	e, _ := Lookup("viewsync")
+	target, _, err := e.BuildWith(map[string]string{"msgs": "1", "senders": "1"}, model.Config{Timers: model.TimersFree})
+	require.NoError(t, err)
+	rep := target.Check(checker.Options{})
+	require.Equal(t, checker.Violated, rep.Verdict)
+	require.Equal(t, "view-synchrony", rep.Counterexample.Property)
+	require.Len(t, rep.Counterexample.Steps, 4)
+}
+
+// Larger configurations, exhaustively (COORDCHECK_LONG=1).
+func TestTotalOrderMulticastLong(t *testing.T) {
+	if !long.Enabled() {
+		t.Skip("COORDCHECK_LONG=1 runs it")
+	}
+	for _, r := range []mcastRun{
+		{protocol: "sequencer", params: map[string]string{"senders": "all", "msgs": "2"}, verdict: checker.Pass, states: 308249},
+		{protocol: "isis", params: map[string]string{"msgs": "2", "senders": "2"}, verdict: checker.Pass, states: 260586},
+		{protocol: "fifo-total", params: map[string]string{"msgs": "2", "senders": "2"}, network: model.Unordered,
+			verdict: checker.Pass, states: 4438178},
+		{protocol: "causal-total", params: map[string]string{"msgs": "2", "senders": "2"}, network: model.Unordered,
+			verdict: checker.Pass, states: 2694885},
+		{protocol: "viewsync", params: map[string]string{"senders": "all", "msgs": "1"}, faults: "crash=2", verdict: checker.Pass, states: 81064},
+	} {
+		r.check(t)
+	}
+}
+
+// Swarm search for N=5 finds nothing against the correct protocols, and
+// finds the broken ISIS at once.
+func TestTotalOrderMulticastSwarm(t *testing.T) {
+	for _, c := range []struct {
+		protocol string
+		params   map[string]string
+		faults   string
+		violated string
+	}{
+		{"sequencer", nil, "", ""},
+		{"isis", nil, "", ""},
+		{"fifo-total", nil, "", ""},
+		{"causal-total", map[string]string{"workload": "causal"}, "", ""},
+		{"viewsync", nil, "crash=2", ""},
+		{"isis", map[string]string{"tiebreak": "none"}, "", "total-order"},
+	} {
+		params := map[string]string{"n": "5", "msgs": "1", "senders": "all"}
+		for k, v := range c.params {
+			params[k] = v
+		}
+		f, err := model.ParseFaults(c.faults)
+		require.NoError(t, err)
+		e, _ := Lookup(c.protocol)
+		target, _, err := e.BuildWith(params, model.Config{Faults: f})
+		require.NoError(t, err)
+		rep := target.Check(checker.Options{Strategy: checker.Swarm, Seed: 1, Walks: 64, Workers: 1})
+		t.Logf("%s %v: %v, %d states", c.protocol, params, rep.Verdict, rep.States)
+		if c.violated == "" {
+			require.Equal(t, checker.Inconclusive, rep.Verdict, "%s: %v", c.protocol, rep.Counterexample)
+			require.Nil(t, rep.Counterexample)
+		} else {
+			require.Equal(t, checker.Violated, rep.Verdict, c.protocol)
+			require.Equal(t, c.violated, rep.Counterexample.Property)
+		}
+	}
+}
+
+// The ISIS variants' parameters are checked, with one line naming the
+// problem.
+func TestISISBadParameters(t *testing.T) {
+	e, _ := Lookup("isis")
+	for given, want := range map[string]string{
+		"tiebreak": `parameter tiebreak="foo": want id or none`,
+		"choose":   `parameter choose="foo": want largest or smallest`,
+	} {
+		_, _, err := e.BuildWith(map[string]string{given: "foo"}, model.Config{})
+		require.EqualError(t, err, want)
+	}
+}
+
+// The headline costs of the total-order and view-synchronous multicasts,
+// measured for N=3..7: N messages through the sequencer, 3(N-1) for ISIS
+// and its hybrids, N-1 per view-synchronous multicast and 3(N-2) per view
+// change.
+func TestTotalOrderMulticastCosts(t *testing.T) {
+	for n := 3; n <= 7; n++ {
+		for name, want := range map[string]map[string]int{
+			"sequencer":    {"messages per multicast (p1 multicasts)": n, "delivery latency (message delays)": 2},
+			"isis":         {"messages per multicast": 3 * (n - 1), "delivery latency (message delays)": 3},
+			"fifo-total":   {"messages per multicast": 3 * (n - 1)},
+			"causal-total": {"messages per multicast": 3 * (n - 1)},
+			"viewsync":     {"messages per multicast": n - 1, "view change after a crash: messages": 3 * (n - 2)},
+		} {
+			e, _ := Lookup(name)
+			require.NotNil(t, e.Costs, name)
+			rows, err := e.Costs(n)
+			require.NoError(t, err)
+			found := 0
+			for _, r := range rows {
+				require.True(t, r.Matches, "%s n=%d %s: %s vs %s", name, n, r.Metric, r.Measured, r.Formula)
+				if v, ok := want[r.Metric]; ok {
+					found++
+					var got int
+					_, err := fmt.Sscan(r.Measured, &got)
+					require.NoError(t, err)
+					require.Equal(t, v, got, "%s n=%d %s", name, n, r.Metric)
+				}
+			}
+			require.Equal(t, len(want), found, "%s n=%d: rows %+v", name, n, rows)
+		}
+	}
+}
