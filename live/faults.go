@@ -24,12 +24,12 @@ type Faults struct {
 	CrashNodes     uint64 // bit i: node i may crash; 0: any node
 	Delay          time.Duration
 	// Rate is the chance that a frame is dropped, or duplicated, while
-	// the budget lasts (default 0.05).
+	// the budget lasts (default DefaultRate).
 	Rate float64
 }
 
 // DefaultRate is the chance a frame is struck when Faults.Rate is 0.
-const DefaultRate = 0.05
+const DefaultRate = 0.01
 
 // ParseFaults reads a -faults spec for a live run: the checker's items
 // (model.ParseFaults), with dup=inf allowed too, and delay=DURATION. A

@@ -152,6 +152,21 @@ func (o *Observer) Latencies(request model.Input) []time.Duration {
 	return lat
 }
 
+// pending returns, for every node whose last request has not been
+// followed by an entry, the time of that request.
+func (o *Observer) pending(request model.Input) map[model.NodeID]time.Duration {
+	asked := map[model.NodeID]time.Duration{}
+	for _, r := range o.Records() {
+		switch {
+		case r.Kind == RecInput && r.Text == string(request):
+			asked[r.Node] = r.At
+		case r.Kind == RecEnter || r.Kind == RecCrash:
+			delete(asked, r.Node)
+		}
+	}
+	return asked
+}
+
 // Verdict is the judgement of one property on an observed run.
 type Verdict struct {
 	Property string

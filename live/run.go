@@ -45,8 +45,16 @@ type Report struct {
 	// Verdicts are the observer's judgements (mutual exclusion for a
 	// protocol with critical sections).
 	Verdicts []Verdict
-	// Waiting are the nodes still waiting (model.Waiter) when it ended.
-	Waiting []model.NodeID
+	// Waiting are the nodes still waiting (model.Waiter) when the run
+	// ended, and since when their request had been pending (0 if they
+	// never requested).
+	Waiting []Pending
+}
+
+// Pending is a node still waiting when a run ended.
+type Pending struct {
+	Node  model.NodeID
+	Since time.Duration // on the observer's clock
 }
 
 // TotalEntries sums Entries.
@@ -138,27 +146,35 @@ func (r *runner[S, M]) Run(cfg RunConfig) (*Report, error) {
 // workload drives node id until deadline (see NewRunner).
 func (c *Cluster[S, M]) workload(id model.NodeID, deadline time.Time, hold time.Duration) {
 	fair, _ := c.p.(model.FairInputs)
+	n := c.nodes[id]
 	for time.Now().Before(deadline) {
-		ins := c.Enabled(id)
-		if len(ins) == 0 {
-			if c.WaitChange(id, deadline) != nil {
-				return
+		var in model.Input
+		var inside bool
+		err := c.await(n, deadline, func() bool {
+			if n.down {
+				return false
 			}
-			continue
-		}
-		in := ins[0]
-		if fair != nil {
-			if k := slices.IndexFunc(ins, func(x model.Input) bool { return fair.FairInput(id, x) }); k >= 0 {
-				in = ins[k]
+			ins := c.p.Inputs(id, n.state, nil)
+			if len(ins) == 0 {
+				return false
 			}
+			in, inside = ins[0], n.inCS
+			if fair != nil {
+				if k := slices.IndexFunc(ins, func(x model.Input) bool { return fair.FairInput(id, x) }); k >= 0 {
+					in = ins[k]
+				}
+			}
+			return true
+		})
+		if err != nil {
+			return
 		}
-		if hold > 0 && c.inside(id) {
+		if hold > 0 && inside {
 			time.Sleep(min(hold, time.Until(deadline)))
 		}
-		// The input may have been disabled meanwhile (a crash): wait a
-		// little, then look again.
-		err := c.Input(id, in, min(50*time.Millisecond, time.Until(deadline)))
-		if errors.Is(err, ErrStopped) {
+		// The input may have been disabled meanwhile (by a crash): then
+		// wait a little, and look again.
+		if errors.Is(c.Input(id, in, min(50*time.Millisecond, time.Until(deadline))), ErrStopped) {
 			return
 		}
 	}
@@ -241,10 +257,11 @@ func (c *Cluster[S, M]) report() *Report {
 		r.Verdicts = append(r.Verdicts, c.obs.MutualExclusion())
 	}
 	if w, ok := c.p.(model.Waiter[S]); ok {
+		since := c.obs.pending(mutex.Request)
 		for i := range c.nodes {
 			id := model.NodeID(i)
 			if w.Waiting(id, c.State(id)) {
-				r.Waiting = append(r.Waiting, id)
+				r.Waiting = append(r.Waiting, Pending{Node: id, Since: since[id]})
 			}
 		}
 	}
