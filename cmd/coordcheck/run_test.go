@@ -31,7 +31,7 @@ func TestRunRefuses(t *testing.T) {
 		args []string
 		err  string
 	}{
-		{[]string{"run"}, "run needs a protocol (valid: centralized, lamport, ricartagrawala)"},
+		{[]string{"run"}, "run needs a protocol (valid: centralized, lamport, maekawa, maekawa-df, ricartagrawala, tokenring, voting)"},
 		{[]string{"run", "bully"}, "run bully: this protocol does not run live yet"},
 		{[]string{"run", "ricartagrawala", "-rounds", "2"}, "-rounds bounds the checker's state space"},
 		{[]string{"run", "ricartagrawala", "-transport", "udp"}, `-transport "udp" (valid: tcp, mem)`},
