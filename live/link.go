@@ -2,6 +2,7 @@ package live
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coordcheck/coordcheck/model"
@@ -30,8 +31,10 @@ type frame struct {
 
 // push queues b, as the injector decides: a delayed frame is due after its
 // delay, but never before the frame ahead of it.
-func (l *link) push(b []byte, inj *injector) {
+// Its copies are counted in flight before the pump can see them.
+func (l *link) push(b []byte, inj *injector, inflight *atomic.Int64) {
 	copies, delay := inj.strike()
+	inflight.Add(int64(copies))
 	l.mu.Lock()
 	f := frame{b: b, copies: copies}
 	if delay > 0 {

@@ -49,9 +49,12 @@ type Cluster[S, M any] struct {
 	obs   *Observer
 	inCS  func(model.NodeID, S) bool // nil unless p has critical sections
 	sent  atomic.Int64               // protocol messages sent
-	wg    sync.WaitGroup
-	once  sync.Once
-	stop  chan struct{}
+	// inflight counts frames pushed on a link (each copy a duplicate
+	// makes) and not yet in their receiver's inbox or lost there.
+	inflight atomic.Int64
+	wg       sync.WaitGroup
+	once     sync.Once
+	stop     chan struct{}
 }
 
 // node is one process. mu guards its state, its timers and whether it is
@@ -178,16 +181,19 @@ func (c *Cluster[S, M]) run(n *node[S, M]) {
 			return
 		case <-n.wake:
 		}
+		// An event leaves the inbox under n.mu, so that whoever holds
+		// n.mu sees it either queued or handled (Quiescent).
 		for {
+			n.mu.Lock()
 			n.qmu.Lock()
 			if len(n.inbox) == 0 {
 				n.qmu.Unlock()
+				n.mu.Unlock()
 				break
 			}
 			ev := n.inbox[0]
 			n.inbox = n.inbox[1:]
 			n.qmu.Unlock()
-			n.mu.Lock()
 			if !n.down {
 				c.step(n, ev)
 			}
@@ -228,7 +234,7 @@ func (c *Cluster[S, M]) effects(n *node[S, M], out *model.Out[M]) {
 	}
 	out.Sends(func(to model.NodeID, msg M) {
 		c.sent.Add(1)
-		c.links[n.id][to].push(c.p.AppendMsg(nil, msg), c.inj)
+		c.links[n.id][to].push(c.p.AppendMsg(nil, msg), c.inj, &c.inflight)
 	})
 	epoch := n.epoch
 	out.TimerOps(func(id model.TimerID, set bool) {
@@ -241,13 +247,12 @@ func (c *Cluster[S, M]) effects(n *node[S, M], out *model.Out[M]) {
 		}
 		var t *time.Timer
 		t = time.AfterFunc(c.opts.TimerDelay, func() {
+			// Under n.mu, so that the timeout is always either armed
+			// or queued (Quiescent).
 			n.mu.Lock()
-			armed := n.timers[id] == t && n.epoch == epoch
-			if armed {
+			defer n.mu.Unlock()
+			if n.timers[id] == t && n.epoch == epoch {
 				delete(n.timers, id)
-			}
-			n.mu.Unlock()
-			if armed {
 				c.enqueue(n, model.Event[M]{Kind: model.Timeout, Timer: id})
 			}
 		})
@@ -268,9 +273,10 @@ func (c *Cluster[S, M]) receive(from, to model.NodeID, frame []byte) {
 	n.mu.Unlock()
 	if down {
 		c.inj.count(&c.inj.counts.Lost)
-		return
+	} else {
+		c.enqueue(n, model.Event[M]{Kind: model.Receive, From: from, Msg: msg})
 	}
-	c.enqueue(n, model.Event[M]{Kind: model.Receive, From: from, Msg: msg})
+	c.inflight.Add(-1)
 }
 
 func (c *Cluster[S, M]) enqueue(n *node[S, M], ev model.Event[M]) {
@@ -405,4 +411,47 @@ func (c *Cluster[S, M]) Restart(id model.NodeID) {
 	c.obs.record(Record{Node: id, Kind: RecRestart})
 	c.effects(n, &out)
 	n.changed.Broadcast()
+}
+
+// Quiescent reports whether nothing can happen any more: no frame on any
+// link, no event queued, no timer armed and no input enabled at a live
+// node. Then, if some live node waits (model.Waiter), the cluster is in
+// the checker's deadlock, and it returns the world (node states and the
+// down set; nothing in flight) for the protocol to explain it, and true.
+// It locks every node, in id order.
+func (c *Cluster[S, M]) Quiescent() (*model.World[S, M], bool) {
+	w, ok := c.p.(model.Waiter[S])
+	if !ok {
+		return nil, false
+	}
+	for _, n := range c.nodes {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+	}
+	// With every node locked nothing is pushed; a frame counted in flight
+	// is in an inbox before it is uncounted, so reading the count first
+	// and the inboxes after misses none.
+	if c.inflight.Load() != 0 {
+		return nil, false
+	}
+	world := &model.World[S, M]{Timers: make([]uint64, len(c.nodes))}
+	waits := false
+	for _, n := range c.nodes {
+		n.qmu.Lock()
+		queued := len(n.inbox)
+		n.qmu.Unlock()
+		if queued > 0 || len(n.timers) > 0 {
+			return nil, false
+		}
+		world.Nodes = append(world.Nodes, n.state)
+		if n.down {
+			world.Down |= 1 << n.id
+			continue
+		}
+		if len(c.p.Inputs(n.id, n.state, nil)) > 0 {
+			return nil, false
+		}
+		waits = waits || w.Waiting(n.id, n.state)
+	}
+	return world, waits
 }

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
@@ -42,8 +44,9 @@ type Report struct {
 	Sent      int64           // protocol messages sent
 	Faults    FaultCounts
 	Records   int
-	// Verdicts are the observer's judgements (mutual exclusion for a
-	// protocol with critical sections).
+	// Verdicts are the observer's judgements: mutual exclusion for a
+	// protocol with critical sections, then no-deadlock (Judged counts
+	// the times it looked).
 	Verdicts []Verdict
 	// Waiting are the nodes still waiting (model.Waiter) when the run
 	// ended, and since when their request had been pending (0 if they
@@ -108,39 +111,84 @@ func (r *runner[S, M]) Run(cfg RunConfig) (*Report, error) {
 			c.workload(model.NodeID(i), deadline, cfg.Hold)
 		}()
 	}
-	if cfg.Faults.Crash > 0 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	chaosDone := make(chan struct{})
+	go func() {
+		defer close(chaosDone)
+		if cfg.Faults.Crash > 0 {
 			c.chaos(cfg.Faults, cfg.Duration, deadline)
-		}()
-	}
-	done := make(chan struct{})
-	if cfg.Progress != nil {
-		every := cfg.ProgressEvery
-		if every <= 0 {
-			every = 200 * time.Millisecond
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			tick := time.NewTicker(every)
-			defer tick.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-tick.C:
-					cfg.Progress(c.progress())
-				}
-			}
-		}()
-	}
-	time.Sleep(time.Until(deadline))
-	close(done)
-	wg.Wait()
+	}()
+	dead := c.monitor(cfg, deadline, chaosDone)
 	c.Stop()
-	return c.report(), nil
+	wg.Wait()
+	<-chaosDone
+	rep := c.report()
+	rep.Verdicts = append(rep.Verdicts, dead)
+	return rep, nil
+}
+
+// MonitorEvery is how often a run looks for a deadlock.
+const MonitorEvery = 20 * time.Millisecond
+
+// monitor calls cfg.Progress as asked and looks for a deadlock
+// (Quiescent) until deadline, or until it finds one: then nothing can
+// happen any more, and the run ends early. A node down with a restart to
+// come is no deadlock, so it looks only once the chaos loop is done.
+func (c *Cluster[S, M]) monitor(cfg RunConfig, deadline time.Time, chaosDone <-chan struct{}) Verdict {
+	v := Verdict{Property: checker.DeadlockProperty, Holds: true}
+	every := cfg.ProgressEvery
+	if every <= 0 {
+		every = 200 * time.Millisecond
+	}
+	next := time.Now().Add(every)
+	tick := time.NewTicker(MonitorEvery)
+	defer tick.Stop()
+	for now := time.Now(); now.Before(deadline); now = <-tick.C {
+		if cfg.Progress != nil && !now.Before(next) {
+			cfg.Progress(c.progress())
+			next = now.Add(every)
+		}
+		select {
+		case <-chaosDone:
+		default:
+			continue
+		}
+		if c.deadlocked(&v) {
+			return v
+		}
+	}
+	<-chaosDone // done by the deadline
+	c.deadlocked(&v)
+	return v
+}
+
+// deadlocked looks for a deadlock once, and records it in v.
+func (c *Cluster[S, M]) deadlocked(v *Verdict) bool {
+	v.Judged++
+	w, dead := c.Quiescent()
+	if dead {
+		v.Holds, v.Violations = false, 1
+		v.First = fmt.Sprintf("at %s nothing is in flight, no timer is armed, no input is enabled, and %s",
+			fmtAt(c.obs.Elapsed()), c.explain(w))
+	}
+	return dead
+}
+
+// explain says why the deadlocked world w is stuck, in the protocol's
+// words when it has them (model.DeadlockExplainer), as the checker does.
+func (c *Cluster[S, M]) explain(w *model.World[S, M]) string {
+	if ex, ok := c.p.(model.DeadlockExplainer[S, M]); ok {
+		return ex.ExplainDeadlock(w)
+	}
+	waiter := c.p.(model.Waiter[S])
+	var ids []string
+	for i := range w.Nodes {
+		id := model.NodeID(i)
+		if w.Down&(1<<i) == 0 && waiter.Waiting(id, w.Nodes[i]) {
+			ids = append(ids, id.String())
+		}
+	}
+	return strings.Join(ids, ", ") + " still wait"
 }
 
 // workload drives node id until deadline (see NewRunner).
@@ -196,7 +244,7 @@ func (c *Cluster[S, M]) chaos(f Faults, d time.Duration, deadline time.Time) {
 	gap := d / time.Duration(f.Crash+1)
 	restarts := f.Restart
 	for k := range f.Crash {
-		if !sleepUntil(start.Add(gap*time.Duration(k+1)), deadline) {
+		if !c.sleepUntil(start.Add(gap*time.Duration(k+1)), deadline) {
 			return
 		}
 		var up []model.NodeID
@@ -216,7 +264,7 @@ func (c *Cluster[S, M]) chaos(f Faults, d time.Duration, deadline time.Time) {
 		if restarts == 0 {
 			continue
 		}
-		if !sleepUntil(time.Now().Add(min(gap/2, 500*time.Millisecond)), deadline) {
+		if !c.sleepUntil(time.Now().Add(min(gap/2, 500*time.Millisecond)), deadline) {
 			return
 		}
 		restarts--
@@ -225,13 +273,19 @@ func (c *Cluster[S, M]) chaos(f Faults, d time.Duration, deadline time.Time) {
 }
 
 // sleepUntil sleeps until t; it returns false, early, if t is past the
-// deadline.
-func sleepUntil(t, deadline time.Time) bool {
+// deadline or the cluster stops.
+func (c *Cluster[S, M]) sleepUntil(t, deadline time.Time) bool {
 	if !t.Before(deadline) {
 		return false
 	}
-	time.Sleep(time.Until(t))
-	return true
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-c.stop:
+		return false
+	case <-timer.C:
+		return true
+	}
 }
 
 func (c *Cluster[S, M]) progress() Progress {

@@ -19,7 +19,10 @@ func run(t *testing.T, r live.Runner, cfg live.RunConfig) *live.Report {
 	t.Helper()
 	rep, err := r.Run(cfg)
 	require.NoError(t, err)
-	require.Len(t, rep.Verdicts, 1)
+	require.Len(t, rep.Verdicts, 2)
+	require.Equal(t, "mutual-exclusion", rep.Verdicts[0].Property)
+	require.Equal(t, "no-deadlock", rep.Verdicts[1].Property)
+	require.Positive(t, rep.Verdicts[1].Judged)
 	return rep
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/protocols"
@@ -18,7 +19,9 @@ Runs the protocol for real, the very code 'check' explores: one goroutine per no
 messages in the protocol's own encoding over TCP connections on 127.0.0.1 (or in
 memory), timers on the wall clock, and a workload that keeps requesting the critical
 section. An observer records every critical section on one monotonic clock and judges
-the run by the checker's properties.
+the run by the checker's properties: mutual exclusion on the observed intervals, and
+no-deadlock (nothing in flight, no timer armed, no input enabled, and a node waiting;
+the run then ends early).
 
 flags:
   -duration D       how long the workload runs (default 5s, at most 1h)
@@ -205,10 +208,17 @@ func printRunReport(w io.Writer, e protocols.Entry, values protocols.Values, rep
 	for _, v := range rep.Verdicts {
 		switch {
 		case !v.Holds:
+			if v.Property == checker.DeadlockProperty {
+				fmt.Fprintf(w, "%s: VIOLATED on the observed run: %s\n", v.Property, v.First)
+				break
+			}
 			fmt.Fprintf(w, "%s: VIOLATED on the observed run, %d overlapping entries of %d; first: %s\n",
 				v.Property, v.Violations, v.Judged, v.First)
 		case v.Judged == 0:
 			fmt.Fprintf(w, "%s: nothing to judge, no critical section was entered (inconclusive)\n", v.Property)
+		case v.Property == checker.DeadlockProperty:
+			fmt.Fprintf(w, "%s: none observed (looked %d times, every %s, for nothing in flight, no timer, no input and a waiting node)\n",
+				v.Property, v.Judged, live.MonitorEvery)
 		default:
 			fmt.Fprintf(w, "%s: holds on %d observed critical sections\n", v.Property, v.Judged)
 		}
