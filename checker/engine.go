@@ -43,12 +43,18 @@ func ParseStrategy(name string) (Strategy, error) {
 // stops at the first violation.
 type Options struct {
 	Strategy Strategy
-	// MaxStates, MaxDepth, MaxMemory (bytes held by the visited set and
-	// the frontier) and Timeout bound the search; zero means no bound.
+	// MaxStates, MaxDepth, MaxMemory and Timeout bound the search; zero
+	// means no bound. MaxMemory counts the bytes the search holds (see
+	// budget.go): the visited set, the frontier, the workers' buffers and
+	// the state graph, each counted at the size it is about to grow to.
 	MaxStates uint64
 	MaxDepth  int
 	MaxMemory uint64
 	Timeout   time.Duration
+	// MemoryReserve is the part of MaxMemory held outside the search
+	// (the program, the Go runtime's headroom): the search stops when it
+	// holds MaxMemory - MemoryReserve.
+	MemoryReserve uint64
 	// SkipLiveness checks the safety properties only: the state graph is
 	// not kept, which saves its memory on large spaces.
 	SkipLiveness bool
@@ -69,8 +75,9 @@ type Options struct {
 	// one second) during the search.
 	Progress         func(Progress)
 	ProgressInterval time.Duration
-	// Stop, when closed, ends the search early (Ctrl-C); the verdict is
-	// then Inconclusive with bound "interrupted".
+	// Stop, when closed, ends the search early (Ctrl-C, SIGTERM), within
+	// a fraction of a second in every mode and phase; the verdict is then
+	// Inconclusive with bound "interrupted".
 	Stop <-chan struct{}
 
 	// Random and swarm search: Seed seeds every walk's stream, Walks is
@@ -110,6 +117,9 @@ type Progress struct {
 // edge that may close a cycle, the search starts again keeping the graph,
 // and looks for fair cycles in it once the space is exhausted.
 func (sp *Spec[S, M]) Check(opts Options) *Report {
+	if rep := sp.refuse(opts); rep != nil {
+		return rep
+	}
 	if opts.Strategy == Random || opts.Strategy == Swarm {
 		return sp.walk(opts)
 	}
@@ -127,7 +137,9 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		if opts.Timeout > 0 {
 			opts.Timeout = max(opts.Timeout-spent, time.Nanosecond)
 		}
+		peak := rep.PeakBytes
 		rep, _ = sp.explore(opts, livenessGraph)
+		rep.PeakBytes = max(rep.PeakBytes, peak)
 		rep.Elapsed += spent
 		rep.StatesPerSecond = float64(rep.States) / rep.Elapsed.Seconds()
 		return rep
@@ -180,7 +192,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	}
 	fr.push(0, initFP, initEnc)
 
-	var pops uint64
+	mark := uint64(pollBytes) // poll when the frontier holds this much
 	for {
 		depth, fp, enc, ok := fr.pop()
 		if !ok {
@@ -230,6 +242,16 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			if added {
 				fr.push(depth+1, nfp, x.buf)
 			}
+			if rep.Transitions%pollTransitions == 0 || fr.bytes() >= mark {
+				// Inside the expansion, since one state may have thousands
+				// of large successors; the frontier may take another chunk
+				// before the next poll.
+				if b := r.poll(fr.size(), fr.bytes(), chunkSize); b != "" {
+					rep.Bound = b
+					break
+				}
+				mark = fr.bytes() + pollBytes
+			}
 			if term != nil && mayClose(x.sys, &x.cur, a, &x.next, rank, opts.Strategy != BFS || !added && v < levelEnd) {
 				cyclic = true
 				break
@@ -247,7 +269,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				g.addEdge(v, c)
 			}
 		}
-		if cyclic {
+		if cyclic || r.stopping {
 			break
 		}
 		if g != nil {
@@ -259,12 +281,6 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if opts.MaxStates > 0 && seen.n >= opts.MaxStates {
 			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
 			break
-		}
-		if pops++; pops&1023 == 0 {
-			if stop := r.poll(fr.size(), fr.bytes()); stop != "" {
-				rep.Bound = stop
-				break
-			}
 		}
 	}
 	return r.conclude(), cyclic
@@ -282,6 +298,7 @@ type run[S, M any] struct {
 	term   *terminals // livenessAcyclic
 	start  time.Time
 
+	stopping      bool // poll returned a bound: the search ends now
 	found         bool
 	badFP         uint64
 	badProp, why  string
@@ -330,11 +347,15 @@ func (r *run[S, M]) conclude() *Report {
 	if g != nil {
 		rep.TableBytes += g.bytes()
 	}
+	rep.PeakBytes = max(rep.PeakBytes, rep.TableBytes)
 	var live *Trace
 	if !r.found && rep.Bound == "" {
 		switch {
 		case g != nil:
-			if l := sp.findLasso(g, sp.System.N()); l != nil {
+			l, stop := sp.findLasso(g, sp.System.N(), r.opts, r.start, rep.TableBytes)
+			if stop != "" {
+				rep.Bound, rep.Liveness = stop, ""
+			} else if l != nil {
 				live = sp.lassoTrace(seen, g, l)
 			}
 		case r.term != nil:
@@ -418,9 +439,10 @@ func mayClose[S, M any](sys *model.System[S, M], cur *model.World[S, M], a model
 }
 
 // poll checks the time, memory and stop bounds and reports progress,
-// given the frontier's size and memory. It returns the name of the bound
-// reached, or "".
-func (r *run[S, M]) poll(frontier int, frontierBytes uint64) string {
+// given the frontier's size, the memory held besides the visited set and
+// the graph (the frontier, the workers' buffers), and what these may add
+// before the next poll. It returns the name of the bound reached, or "".
+func (r *run[S, M]) poll(frontier int, otherBytes, extra uint64) string {
 	opts, rep := r.opts, r.rep
 	now := time.Now()
 	if opts.Progress != nil && now.Sub(r.lastProgress) >= r.progressEvery {
@@ -428,22 +450,27 @@ func (r *run[S, M]) poll(frontier int, frontierBytes uint64) string {
 		opts.Progress(Progress{States: r.seen.n, Transitions: rep.Transitions, Depth: rep.Depth,
 			Frontier: frontier, Elapsed: now.Sub(r.start)})
 	}
-	if opts.Timeout > 0 && now.Sub(r.start) >= opts.Timeout {
-		return fmt.Sprintf("timeout %s", opts.Timeout)
+	stop := r.overMemory(otherBytes, extra, 0)
+	if s := interrupt(opts, r.start); s != "" {
+		stop = s
 	}
-	held := r.seen.bytes() + frontierBytes
+	r.stopping = stop != ""
+	return stop
+}
+
+// overMemory notes the memory held (the visited set, the graph, and
+// otherBytes) and reports the memory bound when it holds, or would hold
+// once the coming phase has added extra bytes and the visited set more
+// states, more than the budget.
+func (r *run[S, M]) overMemory(otherBytes, extra, more uint64) string {
+	held, ahead := r.seen.bytes()+otherBytes, r.seen.bytesAfter(more)+otherBytes+extra
 	if r.g != nil {
 		held += r.g.bytes()
+		ahead += r.g.bytesAhead()
 	}
-	if opts.MaxMemory > 0 && held >= opts.MaxMemory {
-		return fmt.Sprintf("max-memory %d MB", opts.MaxMemory>>20)
-	}
-	if opts.Stop != nil {
-		select {
-		case <-opts.Stop:
-			return "interrupted"
-		default:
-		}
+	r.rep.PeakBytes = max(r.rep.PeakBytes, held)
+	if over(r.opts, ahead) {
+		return memoryBound(r.opts)
 	}
 	return ""
 }

@@ -73,29 +73,60 @@ func (q *queue) pop() (int, uint64, []byte, bool) {
 func (q *queue) size() int     { return q.n }
 func (q *queue) bytes() uint64 { return q.total }
 
-// stack is the DFS frontier: a LIFO of entries in one growing buffer.
+// stack is the DFS frontier: a LIFO of entries in chunks of chunkSize
+// bytes, each entry followed by its length in 4 bytes. It grows a chunk
+// at a time, never by copying itself, and gives a chunk back once it has
+// been emptied (keeping one spare, for a search that goes back and forth
+// across a chunk's edge).
 type stack struct {
-	buf  []byte
-	offs []int
-	last []byte // copy of the popped entry, valid until the next pop
+	chunks [][]byte
+	spare  []byte
+	n      int
+	total  uint64 // the bytes of the chunks, the spare's included
+	last   []byte // copy of the popped entry, valid until the next pop
 }
 
 func (s *stack) push(depth int, fp uint64, enc []byte) {
-	s.offs = append(s.offs, len(s.buf))
-	s.buf = appendEntry(s.buf, depth, fp, enc)
+	need := len(enc) + 28
+	if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1])+need > cap(s.chunks[len(s.chunks)-1]) {
+		c := s.spare
+		if s.spare = nil; cap(c) < need {
+			s.total -= uint64(cap(c))
+			c = make([]byte, 0, max(chunkSize, need))
+			s.total += uint64(cap(c))
+		}
+		s.chunks = append(s.chunks, c)
+	}
+	top := &s.chunks[len(s.chunks)-1]
+	start := len(*top)
+	*top = appendEntry(*top, depth, fp, enc)
+	l := uint32(len(*top) - start)
+	*top = append(*top, byte(l), byte(l>>8), byte(l>>16), byte(l>>24))
+	s.n++
 }
 
 func (s *stack) pop() (int, uint64, []byte, bool) {
-	if len(s.offs) == 0 {
+	if s.n == 0 {
 		return 0, 0, nil, false
 	}
-	off := s.offs[len(s.offs)-1]
-	s.offs = s.offs[:len(s.offs)-1]
-	s.last = append(s.last[:0], s.buf[off:]...)
-	s.buf = s.buf[:off]
+	top := &s.chunks[len(s.chunks)-1]
+	end := len(*top) - 4
+	b := (*top)[end:]
+	off := end - int(uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24)
+	s.last = append(s.last[:0], (*top)[off:end]...)
+	*top = (*top)[:off]
+	if off == 0 {
+		if s.spare != nil {
+			s.total -= uint64(cap(s.spare))
+		}
+		s.spare = *top
+		s.chunks[len(s.chunks)-1] = nil
+		s.chunks = s.chunks[:len(s.chunks)-1]
+	}
+	s.n--
 	d, fp, enc, _ := readEntry(s.last)
 	return d, fp, enc, true
 }
 
-func (s *stack) size() int     { return len(s.offs) }
-func (s *stack) bytes() uint64 { return uint64(cap(s.buf)) + uint64(cap(s.offs))*8 }
+func (s *stack) size() int     { return s.n }
+func (s *stack) bytes() uint64 { return s.total + uint64(cap(s.last)) }

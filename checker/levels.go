@@ -49,8 +49,12 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		rep.Depth = depth
 		lv := &levelRun{level: level, depth: depth, base: base, outdeg: make([]uint32, level.n)}
 		lv.cut.Store(^uint64(0))
+		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4 + uint64(cap(fps))*8
+		lv.buffers = func() uint64 { return bufferBytes(ws) }
+		lv.ahead = chunkRecBytes(ws)
 		if stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) }); stop != "" {
 			rep.Bound = stop
+			r.keepViolation(firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.viol }))
 			break
 		}
 		if lv.cyclic.Load() {
@@ -65,7 +69,19 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		// is popped but not expanded, and its outdeg stays 0.
 		viol := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.viol })
 		stopAtViolation := viol.ok && !opts.Exhaust
+		// Memory: a search that stops at this level's violation makes no
+		// next level, and its merge is no larger than the records held.
+		if stop := r.mergeFits(ws, lv); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
+			rep.Bound = stop
+			r.keepViolation(viol)
+			break
+		}
 		fresh := sp.merge(ws, lv, stopAtViolation)
+		if stop := r.insertFits(ws, lv, fresh); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
+			rep.Bound = stop
+			r.keepViolation(viol)
+			break
+		}
 		popped, maxStates := level.n-1, false
 		if stopAtViolation {
 			popped = viol.k
@@ -117,6 +133,11 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			break
 		}
 		next := sp.regenerate(ws, lv, fresh)
+		r.regenerated(lv, next)
+		if lv.stop.Load() {
+			rep.Bound = lv.why
+			break
+		}
 		if b := level.bytes() + next.bytes() + uint64(len(fresh))*16; b > rep.FrontierBytes {
 			rep.FrontierBytes = b
 		}
@@ -140,6 +161,14 @@ type levelRun struct {
 	stop      atomic.Bool   // a bound was reached, or a cycle may exist
 	cyclic    atomic.Bool
 	outdeg    []uint32 // state index -> actions taken from it
+	// held is the memory held besides the visited set and the workers'
+	// buffers (bufferBytes, which buffers returns): the level and its
+	// arrays; regenBase what regenerate holds besides the workers'
+	// outputs; why is the bound that stopped merge or regenerate.
+	held, regenBase uint64
+	ahead           uint64 // what the records may grow by between two polls
+	buffers         func() uint64
+	why             string
 }
 
 // levelWorker is one worker's share of a level.
@@ -156,6 +185,10 @@ type levelWorker[S, M any] struct {
 	fresh []rec    // merge: the shards' new states
 	dedup []int32  // merge: scratch hash table of indices into fresh
 	out   levelBuf // regenerate: the worker's part of the next level
+
+	// The memory of recs and of out, kept by the worker as they grow and
+	// read by the one that polls.
+	recBytes, outBytes atomic.Uint64
 }
 
 // rec is a successor: its key (fingerprint) and the key of its discovery,
@@ -225,7 +258,7 @@ func (w *levelWorker[S, M]) expand(lv *levelRun, main bool) string {
 		}
 		if main {
 			// The queue: the level's states not yet taken.
-			if stop := w.r.poll(int(lv.level.n-lv.level.starts[c]), lv.level.bytes()); stop != "" {
+			if stop := w.r.poll(int(lv.level.n-lv.level.starts[c]), lv.held+lv.buffers(), lv.ahead); stop != "" {
 				lv.stop.Store(true)
 				return stop
 			}
@@ -279,7 +312,11 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		}
 		if !old {
 			s := nfp >> (64 - shardBits)
+			c := cap(w.recs[s])
 			w.recs[s] = append(w.recs[s], rec{nfp, k<<16 | uint64(j)})
+			if d := cap(w.recs[s]) - c; d != 0 {
+				w.recBytes.Add(uint64(d) * 16)
+			}
 		}
 	}
 }
@@ -299,7 +336,11 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 		w.fresh = w.fresh[:0]
 		for {
 			s := int(next.Add(1) - 1)
-			if s >= numShards {
+			if s >= numShards || lv.stop.Load() {
+				return ""
+			}
+			if b := interrupt(w.r.opts, w.r.start); b != "" {
+				lv.halt(b)
 				return ""
 			}
 			n := 0
@@ -412,7 +453,10 @@ func (sp *Spec[S, M]) regenerate(ws []*levelWorker[S, M], lv *levelRun, fresh []
 		}
 		cur := lv.level.at(fresh[lo].key >> 16)
 		loaded := ^uint64(0)
-		for _, f := range fresh[lo:hi] {
+		for j, f := range fresh[lo:hi] {
+			if j%64 == 0 && w.regenerateStops(lv, ws) {
+				return ""
+			}
 			if k := f.key >> 16; k != loaded {
 				w.x.load(cur.seek(k))
 				loaded = k
@@ -420,7 +464,11 @@ func (sp *Spec[S, M]) regenerate(ws []*levelWorker[S, M], lv *levelRun, fresh []
 			if key(w.x.step(w.x.acts[f.key&0xffff])) != f.fp {
 				panic("checker: a state's successor changed between two computations (is the protocol deterministic?)")
 			}
+			c := len(w.out.chunks)
 			w.out.add(f.fp, w.x.buf)
+			if len(w.out.chunks) != c {
+				w.outBytes.Add(uint64(cap(w.out.chunks[c])))
+			}
 		}
 		return ""
 	})
@@ -428,6 +476,7 @@ func (sp *Spec[S, M]) regenerate(ws []*levelWorker[S, M], lv *levelRun, fresh []
 	for _, w := range ws {
 		next.concat(&w.out)
 		w.out = levelBuf{}
+		w.outBytes.Store(0)
 	}
 	return next
 }

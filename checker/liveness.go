@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -68,6 +69,10 @@ func (g *graph) add(u uint32, fp uint64) {
 	g.fps[u] = key(fp)
 }
 
+// sccBytes is the memory the search for fair cycles adds to the graph's
+// (sccs' index, low and on-stack arrays, the components' states).
+func (g *graph) sccBytes() uint64 { return uint64(len(g.fps)) * 25 }
+
 func (g *graph) bytes() uint64 {
 	return uint64(cap(g.fps))*16 + uint64(cap(g.pending[0]))*8*uint64(len(g.pending)) +
 		uint64(cap(g.to))*4 + uint64(cap(g.cls))*4 + uint64(len(g.classes))*24
@@ -111,33 +116,70 @@ type lasso struct {
 }
 
 // findLasso looks for a fair cycle, or a terminal state, on which some
-// node stays pending.
-func (sp *Spec[S, M]) findLasso(g *graph, n int) *lasso {
+// node stays pending. It polls opts's stop and timeout as it goes, and
+// returns the bound reached, if any, instead of a lasso; held is the
+// memory the search holds, which the maps of a large component must fit
+// beside.
+func (sp *Spec[S, M]) findLasso(g *graph, n int, opts *Options, start time.Time, held uint64) (*lasso, string) {
+	pl := &poller{opts: opts, start: start}
 	for p := range sp.Liveness {
 		for i := range n {
 			bit := uint64(1) << i
 			in := func(u uint32) bool { return g.pending[p][u]&bit != 0 }
 			for u := range g.fps {
 				if in(uint32(u)) && g.start[u] == g.end[u] {
-					return &lasso{prop: p, node: model.NodeID(i), entry: uint32(u)}
+					return &lasso{prop: p, node: model.NodeID(i), entry: uint32(u)}, ""
+				}
+				if pl.due() {
+					return nil, pl.bound
 				}
 			}
-			for _, comp := range g.sccs(in) {
+			comps := g.sccs(in, pl)
+			if pl.bound != "" {
+				return nil, pl.bound
+			}
+			for _, comp := range comps {
+				if over(opts, held+g.sccBytes()+uint64(len(comp))*fairCycleBytes) {
+					return nil, memoryBound(opts)
+				}
 				if l := g.fairCycle(comp); l != nil {
 					l.prop, l.node = p, model.NodeID(i)
-					return l
+					return l, ""
+				}
+				if pl.due() {
+					return nil, pl.bound
 				}
 			}
 		}
 	}
-	return nil
+	return nil, ""
+}
+
+// fairCycleBytes is about what fairCycle's maps take per state of a
+// component (its members, the states a shortest path has reached).
+const fairCycleBytes = 64
+
+// poller checks a long phase's stop and timeout every so many steps.
+type poller struct {
+	opts  *Options
+	start time.Time
+	k     uint32
+	bound string // the bound reached, once due has returned true
+}
+
+func (pl *poller) due() bool {
+	if pl.k++; pl.k%4096 == 0 && pl.bound == "" {
+		pl.bound = interrupt(pl.opts, pl.start)
+	}
+	return pl.bound != ""
 }
 
 // sccs returns the non-trivial strongly connected components of the
 // subgraph of the states where in holds (those with an edge inside: more
 // than one state, or a self-loop), each sorted, in order of their smallest
-// state. It is Tarjan's algorithm with an explicit stack.
-func (g *graph) sccs(in func(uint32) bool) [][]uint32 {
+// state. It is Tarjan's algorithm with an explicit stack. It gives up,
+// returning nil, when pl says the search must stop.
+func (g *graph) sccs(in func(uint32) bool, pl *poller) [][]uint32 {
 	const none = ^uint32(0)
 	n := len(g.fps)
 	index := make([]uint32, n)
@@ -160,6 +202,9 @@ func (g *graph) sccs(in func(uint32) bool) [][]uint32 {
 		stack = append(stack, uint32(root))
 		onStack[root] = true
 		for len(call) > 0 {
+			if pl.due() {
+				return nil
+			}
 			f := &call[len(call)-1]
 			if f.e < g.end[f.u] {
 				v := g.to[f.e]

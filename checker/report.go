@@ -62,6 +62,9 @@ type Report struct {
 	// memory of the states waiting to be expanded.
 	TableBytes    uint64 `json:"table_bytes"`
 	FrontierBytes uint64 `json:"frontier_bytes"`
+	// PeakBytes is the most memory the search held at once by its own
+	// account (see Options.MaxMemory), as seen when it checked its bounds.
+	PeakBytes uint64 `json:"peak_bytes"`
 	// Properties lists the properties checked.
 	Properties []string `json:"properties"`
 	// ViolationCounts counts violating states per property, in the order of

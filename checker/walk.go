@@ -150,10 +150,11 @@ walks:
 				defer wg.Done()
 				for {
 					k := lo + int(next.Add(1)-1)
-					if k >= hi {
+					if k >= hi || interrupt(&opts, start) != "" {
 						return
 					}
 					w.run(k, &results[k-lo])
+					results[k-lo].done = true
 				}
 			}()
 		}
@@ -163,6 +164,11 @@ walks:
 				break walks
 			}
 			res := &results[k-lo]
+			if !res.done { // the workers stopped: a signal or the timeout
+				rep.Bound = interrupt(&opts, start)
+				break walks
+			}
+			res.done = false
 			for _, fp := range res.fps {
 				seen.insert(fp, 0)
 			}
@@ -183,7 +189,7 @@ walks:
 			}
 			rep.Walks++
 			if k&63 == 63 {
-				if b := sp.pollWalk(&opts, rep, seen, start, &lastProg, every); b != "" {
+				if b := sp.pollWalk(&opts, rep, seen, start, &lastProg, every, depth); b != "" {
 					rep.Bound = b
 					break walks
 				}
@@ -195,12 +201,21 @@ walks:
 		rep.FailingWalk = &best.walk
 		rep.ShrunkFrom = len(best.path)
 		rep.Counterexample = best.lasso
-		if best.prop != "" {
+		switch {
+		case best.prop != "" && stopped(&opts):
+			// Stopped: no time to shrink; the walk's own trace.
+			rp, err := sp.Replay(best.path)
+			if err != nil {
+				panic("checker: a walk does not replay: " + err.Error())
+			}
+			rep.Counterexample = rp.Trace
+		case best.prop != "":
 			rep.Counterexample = sp.shrunkTrace(best.path, best.prop)
 		}
 	}
 	rep.States = seen.n
 	rep.TableBytes = seen.bytes()
+	rep.PeakBytes = max(rep.PeakBytes, rep.TableBytes)
 	rep.Elapsed = time.Since(start)
 	if s := rep.Elapsed.Seconds(); s > 0 {
 		rep.StatesPerSecond = float64(rep.States) / s
@@ -232,6 +247,7 @@ type walkResult struct {
 	depth   int
 	unknown string
 	fail    *failure
+	done    bool // the walk has run (not skipped by a stop)
 }
 
 // walker runs walks with scratch of its own: one per worker.
@@ -364,7 +380,10 @@ func trailingZero(m uint64) int {
 	return i
 }
 
-func (sp *Spec[S, M]) pollWalk(opts *Options, rep *Report, seen *fpSet, start time.Time, last *time.Time, every time.Duration) string {
+// pollWalk checks the bounds every 64 walks. The memory counted is the
+// visited set, as it will be once the next batch of walks is in, and the
+// batch's fingerprints.
+func (sp *Spec[S, M]) pollWalk(opts *Options, rep *Report, seen *fpSet, start time.Time, last *time.Time, every time.Duration, depth int) string {
 	now := time.Now()
 	if opts.Progress != nil && now.Sub(*last) >= every {
 		*last = now
@@ -377,8 +396,10 @@ func (sp *Spec[S, M]) pollWalk(opts *Options, rep *Report, seen *fpSet, start ti
 	if opts.MaxStates > 0 && seen.n >= opts.MaxStates {
 		return fmt.Sprintf("max-states %d", opts.MaxStates)
 	}
-	if opts.MaxMemory > 0 && seen.bytes() >= opts.MaxMemory {
-		return fmt.Sprintf("max-memory %d MB", opts.MaxMemory>>20)
+	batch := uint64(walkBatch * (depth + 1))
+	rep.PeakBytes = max(rep.PeakBytes, seen.bytes()+batch*8)
+	if over(opts, seen.bytesAfter(batch)+batch*8) {
+		return memoryBound(opts)
 	}
 	if opts.Stop != nil {
 		select {

@@ -76,8 +76,8 @@ func TestWalksStop(t *testing.T) {
 	r := sp.Check(checker.Options{Strategy: checker.Random, Walks: 1_000_000, Stop: stop})
 	require.Equal(t, checker.Inconclusive, r.Verdict)
 	require.Equal(t, "interrupted", r.Bound)
-	require.Equal(t, uint64(64), r.Walks, "polled every 64 walks")
-	require.Positive(t, r.Transitions)
+	require.Zero(t, r.Walks, "the workers look before every walk")
+	require.Zero(t, r.Transitions)
 
 	r = sp.Check(checker.Options{Strategy: checker.Swarm, Walks: 1_000_000, Timeout: 1})
 	require.Equal(t, "timeout 1ns", r.Bound)
@@ -103,7 +103,7 @@ func TestWalkWorkersAgree(t *testing.T) {
 		one.Workers, many.Workers = 1, 4
 		a, z := sp.Check(one), sp.Check(many)
 		for _, r := range []*checker.Report{a, z} {
-			r.Elapsed, r.StatesPerSecond, r.StepsPerSecond, r.TableBytes = 0, 0, 0, 0
+			r.Elapsed, r.StatesPerSecond, r.StepsPerSecond, r.TableBytes, r.PeakBytes = 0, 0, 0, 0, 0
 		}
 		require.Equal(t, a, z, "%+v", opts)
 	}

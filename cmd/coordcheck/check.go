@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/pprof"
 	"strings"
 
@@ -135,15 +134,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 
-	stop := make(chan struct{})
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
-	go func() {
-		if _, ok := <-sig; ok {
-			close(stop)
-		}
-	}()
+	restore := memoryBudget(&opts)
+	defer restore()
+	if need := checker.MinMemory(target, opts); opts.MaxMemory > 0 && need+opts.MemoryReserve >= opts.MaxMemory {
+		return 0, usageError("-max-memory %d: too small: the search needs %.1f MB for its initial state and empty tables, and this process %.1f MB besides",
+			*maxMem, float64(need)/(1<<20), float64(opts.MemoryReserve)/(1<<20))
+	}
+	stop, unlisten := stopOnSignal()
+	defer unlisten()
 	opts.Stop = stop
 	if isTerminal(stderr) {
 		opts.Progress = func(p checker.Progress) {
@@ -166,6 +164,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, usageError("-cpuprofile: %v", err)
 		}
 	}
+	searchStarted()
 	rep := target.Check(opts)
 	if *cpuProfile != "" {
 		pprof.StopCPUProfile()
@@ -313,8 +312,9 @@ search flags:
   -max-states N        stop after N distinct states (0: no bound)
   -max-depth N         do not expand states deeper than N (0: no bound;
                        random and swarm: the length of each walk, default 200)
-  -max-memory MB       stop when the search holds this much memory (default 3/4
-                       of the memory available at start; 0: no bound)
+  -max-memory MB       stop when the process would hold more than this (default
+                       3/4 of the memory available at start; 0: no bound); a
+                       bound too small for the initial state is bad usage (exit 2)
   -timeout D           stop after D, e.g. 30s or 5m (0: no bound)
   -exhaust             keep going after a violation; count every violating state
   -liveness=false      check safety only (liveness keeps the whole state graph)

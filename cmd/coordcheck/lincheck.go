@@ -24,6 +24,9 @@ type lincheckJSON struct {
 	TimeoutNS     int64  `json:"timeout_ns"`
 	HTML          string `json:"html,omitempty"`
 	HTMLError     string `json:"html_error,omitempty"`
+	// Interrupted: a signal stopped the check (verdict unknown) or the
+	// search for the smallest failing sub-history (none given).
+	Interrupted bool `json:"interrupted,omitempty"`
 	// FailingKeys names the keys whose operations do not linearize.
 	FailingKeys []string `json:"failing_keys,omitempty"`
 	// Minimal is the smallest failing sub-history, when the history is
@@ -164,6 +167,9 @@ type lincheck struct {
 // failing one down, writes the visualizations and reports.
 func judgeHistory[S, I, O any](lc lincheck, m linearizability.Model[S, I, O], dec linearizability.Decoder[I, O]) (int, error) {
 	path := lc.path
+	stop, unlisten := stopOnSignal()
+	defer unlisten()
+	searchStarted()
 	fh, err := os.Open(path)
 	if err != nil {
 		return 0, usageError("%v", err)
@@ -184,11 +190,15 @@ func judgeHistory[S, I, O any](lc lincheck, m linearizability.Model[S, I, O], de
 		return 0, usageError("%s: no client operations in %d lines (an empty history is not evidence)", path, h.Lines)
 	}
 	prog.say(fmt.Sprintf("checking %s operations", group(uint64(len(h.Ops)))))
-	res := linearizability.Check(m, h.Ops, lc.timeout)
+	start := time.Now()
+	res, finished := interruptibly(stop, func() *linearizability.Result { return linearizability.Check(m, h.Ops, lc.timeout) })
+	if !finished {
+		res = &linearizability.Result{Verdict: linearizability.Unknown, Model: m.Name, Operations: len(h.Ops), Elapsed: time.Since(start)}
+	}
 	code := res.Verdict.ExitCode()
 
 	out := lincheckJSON{File: path, Result: res, Processes: len(h.Processes), Failed: h.Failed,
-		Indeterminate: h.Indeterminate, TimeoutNS: int64(lc.timeout), ExitCode: code}
+		Indeterminate: h.Indeterminate, TimeoutNS: int64(lc.timeout), Interrupted: !finished, ExitCode: code}
 	var minRes *linearizability.Result
 	if res.Verdict == linearizability.NotLinearizable {
 		for _, p := range res.Partitions {
@@ -198,7 +208,15 @@ func judgeHistory[S, I, O any](lc lincheck, m linearizability.Model[S, I, O], de
 		}
 		if lc.minimize > 0 {
 			prog.say("cutting it down to a smallest failing sub-history")
-			out.Minimal, minRes = minimalOf(m, h, lc.timeout, lc.minimize)
+			type minimal struct {
+				j *minimalJSON
+				r *linearizability.Result
+			}
+			mn, finished := interruptibly(stop, func() minimal {
+				j, r := minimalOf(m, h, lc.timeout, lc.minimize)
+				return minimal{j, r}
+			})
+			out.Minimal, minRes, out.Interrupted = mn.j, mn.r, !finished
 		}
 	}
 	prog.stop()
@@ -299,6 +317,10 @@ func printLincheck(w io.Writer, o lincheckJSON, timeout time.Duration) {
 			}
 		}
 	case linearizability.Unknown:
+		if o.Interrupted {
+			fmt.Fprintf(w, "verdict: unknown: interrupted after %.3fs before deciding; this is not a pass\n", r.Elapsed.Seconds())
+			break
+		}
 		fmt.Fprintf(w, "verdict: unknown: the check timed out after %v before deciding; this is not a pass (raise -timeout)\n", timeout)
 	}
 	if m := o.Minimal; m != nil {

@@ -20,7 +20,7 @@ func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 	} else {
 		fmt.Fprintf(w, "states %s  transitions %s  depth %d  time %.3fs  %s states/s  memory %.1f MB (%.1f B/state)\n",
 			group(rep.States), group(rep.Transitions), rep.Depth, rep.Elapsed.Seconds(),
-			group(uint64(rep.StatesPerSecond)), float64(rep.TableBytes+rep.FrontierBytes)/(1<<20), rep.BytesPerState())
+			group(uint64(rep.StatesPerSecond)), float64(max(rep.PeakBytes, rep.TableBytes+rep.FrontierBytes))/(1<<20), rep.BytesPerState())
 	}
 	switch rep.Liveness {
 	case "acyclic":
@@ -42,7 +42,11 @@ func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 	case checker.Violated:
 		fmt.Fprintf(w, "verdict: violated: %s\n", rep.Counterexample.Property)
 	case checker.Inconclusive:
-		if rep.Walks > 0 {
+		if rep.Walks > 0 || rep.Seed != 0 {
+			if !strings.HasPrefix(rep.Bound, "walks ") {
+				fmt.Fprintf(w, "verdict: inconclusive: bound reached (%s) after %s walks; no violation found so far (random search proves nothing)\n", rep.Bound, group(rep.Walks))
+				break
+			}
 			fmt.Fprintf(w, "verdict: inconclusive: no violation in %s (random search proves nothing)\n", rep.Bound)
 			break
 		}

@@ -1,0 +1,119 @@
+package checker
+
+import "strings"
+
+// The memory account of parallel BFS (levels.go). A level holds, besides
+// the visited set: the level itself, its outdegrees and fingerprints; each
+// worker's records (16 bytes per successor not yet visited, duplicates
+// included) and merge scratch; then the merged new states, their copy by
+// shard, and the visited set grown by them; then the next level as the
+// workers make it. The bound is checked while the level is expanded
+// (between chunks), before the merge, before the new states are inserted,
+// and while the next level is made, each time counting what the coming
+// phase will add, so that a level that would not fit stops the search
+// inside it instead of after it.
+
+// bufferBytes is the memory of the workers' records, merge scratch and
+// outputs. The records and outputs are read through the counters their
+// workers keep; the scratch only grows in merge, when nobody polls.
+func bufferBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
+	var b uint64
+	for _, w := range ws {
+		b += w.recBytes.Load() + w.outBytes.Load() + uint64(cap(w.fresh))*16 + uint64(cap(w.dedup))*4
+	}
+	return b
+}
+
+// chunkRecBytes bounds what the workers' records grow by while the
+// polling worker expands one chunk of the level: a chunk each, at 16 bytes
+// per successor, which is seldom more than four times the bytes of the
+// states that make them (and a slice of records grows by doubling).
+func chunkRecBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
+	return uint64(len(ws)) * 4 * levelChunk
+}
+
+// halt stops the workers of a merge or a regeneration for the bound why.
+func (lv *levelRun) halt(why string) {
+	if lv.stop.CompareAndSwap(false, true) {
+		lv.why = why
+	}
+}
+
+// keepViolation keeps v, the first violation met in a level the search
+// leaves unfinished, when none was kept before: the state is reachable
+// and violating, and as deep as any violation can be (the levels before
+// had none), so the verdict is earned.
+func (r *run[S, M]) keepViolation(v hit) {
+	if v.ok && !r.found {
+		r.found, r.badFP, r.badProp, r.why = true, v.fp, v.prop, v.why
+		r.counts[indexOf(r.rep.Properties, v.prop)]++
+	}
+}
+
+// memoryOnly reports whether stop is the memory bound, with the merge
+// complete (not halted by a signal or the timeout).
+func (lv *levelRun) memoryOnly(stop string) bool {
+	return !lv.stop.Load() && strings.HasPrefix(stop, "max-memory")
+}
+
+// mergeFits checks, before the merge, that its tables fit: each worker's
+// new states (at most every record), the merged list, the count by
+// discovering state and the workers' hash tables.
+func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) string {
+	if b := interrupt(r.opts, r.start); b != "" {
+		return b
+	}
+	var total, widest uint64
+	for s := range numShards {
+		var n uint64
+		for _, w := range ws {
+			n += uint64(len(w.recs[s]))
+		}
+		total, widest = total+n, max(widest, n)
+	}
+	table := uint64(16)
+	for table < 2*widest {
+		table <<= 1
+	}
+	extra := 2*total*16 + (lv.level.n+1)*4 + uint64(len(ws))*table*4
+	return r.overMemory(lv.held+bufferBytes(ws), extra, 0)
+}
+
+// insertFits checks, after the merge, that the visited set grown by the
+// new states fits beside them and their copy by shard, and sets what
+// regenerate will hold besides the visited set and its outputs.
+func (r *run[S, M]) insertFits(ws []*levelWorker[S, M], lv *levelRun, fresh []rec) string {
+	if lv.stop.Load() {
+		return lv.why
+	}
+	n := uint64(len(fresh))
+	other := lv.held + bufferBytes(ws) + uint64(cap(fresh))*16
+	if b := r.overMemory(other, n*16, n); b != "" {
+		return b
+	}
+	lv.regenBase = n*16 + other
+	return ""
+}
+
+// regenerated notes the memory held once the next level is made.
+func (r *run[S, M]) regenerated(lv *levelRun, next *levelBuf) {
+	r.rep.PeakBytes = max(r.rep.PeakBytes, r.seen.bytes()+lv.regenBase+next.bytes())
+}
+
+// regenerateStops checks, from any worker, whether regenerate must stop:
+// a signal, the timeout, or the next level outgrowing the bound.
+func (w *levelWorker[S, M]) regenerateStops(lv *levelRun, ws []*levelWorker[S, M]) bool {
+	if lv.stop.Load() {
+		return true
+	}
+	if b := interrupt(w.r.opts, w.r.start); b != "" {
+		lv.halt(b)
+		return true
+	}
+	// Each worker may add a chunk before it looks again.
+	if over(w.r.opts, w.r.seen.bytes()+lv.regenBase+bufferBytes(ws)+uint64(len(ws))*levelChunk) {
+		lv.halt(memoryBound(w.r.opts))
+		return true
+	}
+	return false
+}
