@@ -19,7 +19,7 @@ import (
 // no two are ever inside at once.
 func TestRicartAgrawalaRuns(t *testing.T) {
 	const n, rounds = 5, 20
-	c := live.Start[ra.State, ra.Msg](ra.New(n, rounds), live.Options{})
+	c := live.MustStart[ra.State, ra.Msg](ra.New(n, rounds), live.Options{})
 	defer c.Stop()
 	var inside, entries atomic.Int32
 	var wg sync.WaitGroup

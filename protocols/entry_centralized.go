@@ -2,8 +2,10 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/centralized"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 func init() {
@@ -26,6 +28,13 @@ func init() {
 			p := centralized.New(n, r)
 			return mutexSpec[centralized.State, centralized.Msg](p, cfg,
 				checker.Invariant[centralized.State, centralized.Msg]{Name: centralized.ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
+		},
+		Live: func(v Values) (live.Runner, error) {
+			n, err := v.Int("n", 1, model.MaxNodes-2)
+			if err != nil {
+				return nil, err
+			}
+			return live.NewRunner[centralized.State, centralized.Msg](centralized.New(n, mutex.Endless)), nil
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

@@ -2,8 +2,10 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/lamport"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 func init() {
@@ -22,6 +24,13 @@ func init() {
 			}
 			p := lamport.New(n, r)
 			return mutexSpec[lamport.State, lamport.Msg](p, cfg)
+		},
+		Live: func(v Values) (live.Runner, error) {
+			n, err := v.Int("n", 2, lamport.MaxSites)
+			if err != nil {
+				return nil, err
+			}
+			return live.NewRunner[lamport.State, lamport.Msg](lamport.New(n, mutex.Endless)), nil
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

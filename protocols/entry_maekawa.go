@@ -2,8 +2,10 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 func init() {
@@ -28,6 +30,18 @@ func init() {
 			p.Requesters = req
 			return mutexSpec[maekawa.State, maekawa.Msg](p, cfg,
 				checker.Invariant[maekawa.State, maekawa.Msg]{Name: maekawa.ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
+		},
+		Live: func(v Values) (live.Runner, error) {
+			n, _, sets, req, err := maekawaParams(v)
+			if err != nil {
+				return nil, err
+			}
+			p, err := maekawa.New(n, mutex.Endless, sets)
+			if err != nil {
+				return nil, err
+			}
+			p.Requesters = req
+			return live.NewRunner[maekawa.State, maekawa.Msg](p), nil
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

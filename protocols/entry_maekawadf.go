@@ -5,9 +5,29 @@ import (
 	"strconv"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawadf"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
+
+// newMaekawaDF is the protocol of values v, for the given rounds.
+func newMaekawaDF(v Values, rounds int) (*maekawadf.Protocol, error) {
+	n, _, sets, req, err := maekawaParams(v)
+	if err != nil {
+		return nil, err
+	}
+	fixes, err := maekawadf.ParseFixes(v.Get("fixes"))
+	if err != nil {
+		return nil, err
+	}
+	p, err := maekawadf.New(n, rounds, sets, fixes)
+	if err != nil {
+		return nil, err
+	}
+	p.Requesters = req
+	return p, nil
+}
 
 func init() {
 	register(Entry{
@@ -24,21 +44,23 @@ func init() {
 				"defer (keep an early INQUIRE until a FAILED), held (yield only a vote held)"},
 		},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, r, sets, req, err := maekawaParams(v)
+			_, r, _, _, err := maekawaParams(v)
 			if err != nil {
 				return nil, err
 			}
-			fixes, err := maekawadf.ParseFixes(v.Get("fixes"))
+			p, err := newMaekawaDF(v, r)
 			if err != nil {
 				return nil, err
 			}
-			p, err := maekawadf.New(n, r, sets, fixes)
-			if err != nil {
-				return nil, err
-			}
-			p.Requesters = req
 			return mutexSpec[maekawadf.State, maekawadf.Msg](p, cfg,
 				checker.Invariant[maekawadf.State, maekawadf.Msg]{Name: maekawadf.OneVoteName, Holds: p.OneVote})
+		},
+		Live: func(v Values) (live.Runner, error) {
+			p, err := newMaekawaDF(v, mutex.Endless)
+			if err != nil {
+				return nil, err
+			}
+			return live.NewRunner[maekawadf.State, maekawadf.Msg](p), nil
 		},
 		Family: "mutex",
 		Costs:  maekawaDFCosts,

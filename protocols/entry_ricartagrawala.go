@@ -5,7 +5,9 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
 	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
 )
 
@@ -16,23 +18,22 @@ func init() {
 		Params: []Param{paramN("3"), paramRounds,
 			{"clock", "notes", "notes: every message carries the sender's clock; spin: only requests do (the SPIN anchor model)"}},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, err := v.Int("n", 2, 63)
-			if err != nil {
-				return nil, err
-			}
 			r, err := v.Int("rounds", 1, 100)
 			if err != nil {
 				return nil, err
 			}
-			p := ra.New(n, r)
-			switch v.Get("clock") {
-			case "notes":
-			case "spin":
-				p.Clocks = ra.SPIN
-			default:
-				return nil, fmt.Errorf("parameter clock=%s: want notes or spin", clip.Quote(v.Get("clock")))
+			p, err := newRicartAgrawala(v, r)
+			if err != nil {
+				return nil, err
 			}
 			return mutexSpec[ra.State, ra.Msg](p, cfg)
+		},
+		Live: func(v Values) (live.Runner, error) {
+			p, err := newRicartAgrawala(v, mutex.Endless)
+			if err != nil {
+				return nil, err
+			}
+			return live.NewRunner[ra.State, ra.Msg](p), nil
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {
@@ -47,4 +48,21 @@ func init() {
 			})
 		},
 	})
+}
+
+// newRicartAgrawala is the protocol of values v, for the given rounds.
+func newRicartAgrawala(v Values, rounds int) (*ra.Protocol, error) {
+	n, err := v.Int("n", 2, 63)
+	if err != nil {
+		return nil, err
+	}
+	p := ra.New(n, rounds)
+	switch v.Get("clock") {
+	case "notes":
+	case "spin":
+		p.Clocks = ra.SPIN
+	default:
+		return nil, fmt.Errorf("parameter clock=%s: want notes or spin", clip.Quote(v.Get("clock")))
+	}
+	return p, nil
 }

@@ -2,7 +2,9 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
 	"github.com/coordcheck/coordcheck/protocols/tokenring"
 )
 
@@ -16,23 +18,14 @@ func init() {
 			{"k", "3", "timeout: the token value v runs in 0..k-1 (the notes: k > 2); pingpong: nbping and nbpong are counted modulo k"},
 		},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, err := v.Int("n", 2, model.MaxNodes)
-			if err != nil {
-				return nil, err
-			}
 			r, err := v.Int("rounds", 1, 100)
 			if err != nil {
 				return nil, err
 			}
-			variant, err := tokenring.ParseVariant(v.Get("variant"))
+			p, err := newTokenRing(v, r)
 			if err != nil {
 				return nil, err
 			}
-			k, err := v.Int("k", 2, 100)
-			if err != nil {
-				return nil, err
-			}
-			p := tokenring.NewVariant(n, r, variant, k)
 			holds := p.OneToken
 			if lossy(cfg.Faults) {
 				holds = p.AtMostOneToken
@@ -40,9 +33,33 @@ func init() {
 			return mutexSpec[tokenring.State, tokenring.Msg](p, cfg,
 				checker.Invariant[tokenring.State, tokenring.Msg]{Name: tokenring.OneTokenName, Holds: holds})
 		},
+		Live: func(v Values) (live.Runner, error) {
+			p, err := newTokenRing(v, mutex.Endless)
+			if err != nil {
+				return nil, err
+			}
+			return live.NewRunner[tokenring.State, tokenring.Msg](p), nil
+		},
 		Family: "mutex",
 		Costs:  tokenRingCosts,
 	})
+}
+
+// newTokenRing is the protocol of values v, for the given rounds.
+func newTokenRing(v Values, rounds int) (*tokenring.Protocol, error) {
+	n, err := v.Int("n", 2, model.MaxNodes)
+	if err != nil {
+		return nil, err
+	}
+	variant, err := tokenring.ParseVariant(v.Get("variant"))
+	if err != nil {
+		return nil, err
+	}
+	k, err := v.Int("k", 2, 100)
+	if err != nil {
+		return nil, err
+	}
+	return tokenring.NewVariant(n, rounds, variant, k), nil
 }
 
 // lossy reports whether a fault of budget f can make a message vanish: a

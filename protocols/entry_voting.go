@@ -2,7 +2,9 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
 	"github.com/coordcheck/coordcheck/protocols/voting"
 )
 
@@ -17,29 +19,44 @@ func init() {
 			{"option", "yield", "when nobody has a majority: yield (option B, Yield to the voters) or backoff (option A, release, back off, retry)"},
 		},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, err := v.Int("n", 1, voting.MaxProcesses)
-			if err != nil {
-				return nil, err
-			}
-			c, err := v.Int("coordinators", 1, voting.MaxCoordinators)
-			if err != nil {
-				return nil, err
-			}
 			r, err := v.Int("rounds", 1, 100)
 			if err != nil {
 				return nil, err
 			}
-			opt, err := voting.ParseOption(v.Get("option"))
+			p, err := newVoting(v, r)
 			if err != nil {
 				return nil, err
 			}
-			p := voting.New(n, c, r, opt)
 			return mutexSpec[voting.State, voting.Msg](p, cfg,
 				checker.Invariant[voting.State, voting.Msg]{Name: voting.VotesAccurateName, Holds: p.VotesAccurate})
+		},
+		Live: func(v Values) (live.Runner, error) {
+			p, err := newVoting(v, mutex.Endless)
+			if err != nil {
+				return nil, err
+			}
+			return live.NewRunner[voting.State, voting.Msg](p), nil
 		},
 		Family: "mutex",
 		Costs:  votingCosts,
 	})
+}
+
+// newVoting is the protocol of values v, for the given rounds.
+func newVoting(v Values, rounds int) (*voting.Protocol, error) {
+	n, err := v.Int("n", 1, voting.MaxProcesses)
+	if err != nil {
+		return nil, err
+	}
+	c, err := v.Int("coordinators", 1, voting.MaxCoordinators)
+	if err != nil {
+		return nil, err
+	}
+	opt, err := voting.ParseOption(v.Get("option"))
+	if err != nil {
+		return nil, err
+	}
+	return voting.New(n, c, rounds, opt), nil
 }
 
 // votingCosts measures Lin's voting with option B (Yield) among n processes

@@ -14,6 +14,7 @@ import (
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -40,6 +41,11 @@ type Entry struct {
 	// Costs, when set, measures the protocol's costs for n processes by
 	// running it, beside the notes' formulas.
 	Costs func(n int) ([]CostRow, error)
+	// Live, when set, builds the protocol for a live run (coordcheck run,
+	// package live): the very code Build checks, with the values given,
+	// except that a run is bounded by its duration, not by rounds (see
+	// mutex.Endless), so the parameter "rounds" is not its to take.
+	Live func(v Values) (live.Runner, error)
 }
 
 var entries []Entry

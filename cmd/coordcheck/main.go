@@ -10,6 +10,7 @@
 //	coordcheck replay [flags] FILE       replay a counterexample file
 //	coordcheck costs FAMILY [-n N]       measure message counts and delays
 //	coordcheck lincheck [flags] FILE     check a recorded history for linearizability
+//	coordcheck run PROTOCOL [flags]      run a protocol for real over TCP and judge the observed run
 //
 // Exit codes: 0 every property holds within the bounds; 1 a property is
 // violated; 2 bad usage, parameters or file; 3 inconclusive (a bound was
@@ -45,6 +46,7 @@ usage:
   coordcheck replay [flags] FILE       replay a counterexample file
   coordcheck costs FAMILY [flags]      measure message counts and delays beside the notes' formulas
   coordcheck lincheck [flags] FILE     check a recorded Jepsen history for linearizability
+  coordcheck run PROTOCOL [flags]      run a protocol for real (TCP on 127.0.0.1), with faults, and judge what happened
 
 Run 'coordcheck COMMAND -h' for the flags of a command.
 Exit codes: 0 pass, 1 violated, 2 bad usage or input, 3 inconclusive (bound reached).
@@ -73,11 +75,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdCosts(args[1:], stdout)
 	case "lincheck":
 		code, err = cmdLincheck(args[1:], stdout)
+	case "run":
+		code, err = cmdRun(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usageError("unknown command %s (valid: list, check, replay, costs, lincheck)", clip.Quote(args[0]))
+		err = usageError("unknown command %s (valid: list, check, replay, costs, lincheck, run)", clip.Quote(args[0]))
 	}
 	if err != nil {
 		// One line of readable length, whatever the input quoted in it.

@@ -39,6 +39,12 @@ const (
 	Exit    = "exit"
 )
 
+// Endless is a bound on rounds that a process's count of completed
+// critical sections, a uint8 in every protocol of this repository, never
+// reaches: the count wraps at 256, so with Endless request stays enabled
+// for ever, as a live run's workload (package live) wants.
+const Endless = 256
+
 // Inputs appends the workload's inputs for a process in phase ph that has
 // completed rounds of at most max critical sections: request when released
 // with rounds left, enter when it wants the CS and mayEnter (the
