@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"fmt"
+	"github.com/coordcheck/coordcheck/internal/clip"
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
@@ -28,14 +29,14 @@ func init() {
 			case "none":
 				p.TieBreak = false
 			default:
-				return nil, fmt.Errorf("parameter tiebreak=%q: want id or none", s)
+				return nil, fmt.Errorf("parameter tiebreak=%s: want id or none", clip.Quote(s))
 			}
 			switch s := v.Get("choose"); s {
 			case "largest":
 			case "smallest":
 				p.Choose = isis.ChooseSmallest
 			default:
-				return nil, fmt.Errorf("parameter choose=%q: want largest or smallest", s)
+				return nil, fmt.Errorf("parameter choose=%s: want largest or smallest", clip.Quote(s))
 			}
 			return mcastSpec(p, cfg, v, mcastFamily{claims: totalClaims})
 		},

@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"fmt"
+	"github.com/coordcheck/coordcheck/internal/clip"
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/invariants"
@@ -37,7 +38,7 @@ func init() {
 			case "timed":
 				p.History = nack.Timed
 			default:
-				return nil, fmt.Errorf("parameter history=%q: want forever or timed", h)
+				return nil, fmt.Errorf("parameter history=%s: want forever or timed", clip.Quote(h))
 			}
 			if p.Suppress, err = onOff(v, "suppression"); err != nil {
 				return nil, err
@@ -60,7 +61,7 @@ func onOff(v Values, name string) (bool, error) {
 	case "off":
 		return false, nil
 	default:
-		return false, fmt.Errorf("parameter %s=%q: want on or off", name, s)
+		return false, fmt.Errorf("parameter %s=%s: want on or off", name, clip.Quote(s))
 	}
 }
 

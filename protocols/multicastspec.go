@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"fmt"
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"slices"
 	"strings"
 
@@ -50,7 +51,7 @@ func mcastWorkload(v Values) (n int, wl multicast.Workload, err error) {
 	}
 	var ok bool
 	if wl.Causal, ok = multicast.ParseWorkload(v.Get("workload")); !ok {
-		err = fmt.Errorf("parameter workload=%q: want free or causal", v.Get("workload"))
+		err = fmt.Errorf("parameter workload=%s: want free or causal", clip.Quote(v.Get("workload")))
 	}
 	return
 }
