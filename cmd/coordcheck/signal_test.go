@@ -11,10 +11,12 @@ import (
 )
 
 // interruptAfter makes the next search receive sig from the process
-// itself d after it starts listening, and returns when it was sent. The
+// itself d after it starts listening, and returns a function that says
+// when it was sent (waiting for the sending goroutine, so that the time
+// is read after it was written). The
 // test listens too, so that a signal arriving after the search has
 // stopped listening cannot end the test binary.
-func interruptAfter(t *testing.T, sig syscall.Signal, d time.Duration) *time.Time {
+func interruptAfter(t *testing.T, sig syscall.Signal, d time.Duration) func() time.Time {
 	guard := make(chan os.Signal, 4)
 	signal.Notify(guard, syscall.SIGINT, syscall.SIGTERM)
 	sent := new(time.Time)
@@ -34,7 +36,10 @@ func interruptAfter(t *testing.T, sig syscall.Signal, d time.Duration) *time.Tim
 		searchStarted = func() {}
 		signal.Stop(guard)
 	})
-	return sent
+	return func() time.Time {
+		<-done
+		return *sent
+	}
 }
 
 // SIGTERM (as `timeout` sends) and SIGINT (Ctrl-C) stop every mode within
@@ -58,7 +63,7 @@ func TestSignalsStopEveryMode(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			sent := interruptAfter(t, c.sig, 150*time.Millisecond)
 			code, out, errs := runCmd(append(c.args, "-max-memory", "1000")...)
-			took := time.Since(*sent)
+			took := time.Since(sent())
 			require.Equal(t, 3, code, "stdout %s stderr %s", out, errs)
 			require.Contains(t, out, c.out)
 			require.Contains(t, out, "states")
@@ -73,7 +78,7 @@ func TestSignalStopsLincheck(t *testing.T) {
 	path := hardHistoryFile(t, t.TempDir(), 40)
 	sent := interruptAfter(t, syscall.SIGTERM, 150*time.Millisecond)
 	code, out, errs := runLincheck("-model", "register", "-timeout", "3s", path)
-	took := time.Since(*sent)
+	took := time.Since(sent())
 	require.Equal(t, 3, code, "stdout %s stderr %s", out, errs)
 	require.Contains(t, out, "verdict: unknown: interrupted after")
 	require.Less(t, took, 500*time.Millisecond)
