@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/coordcheck/coordcheck/model"
 	"hash"
 	"io"
 	"os"
@@ -43,7 +44,7 @@ import (
 
 const (
 	checkpointMagic   = "coordck\n"
-	checkpointVersion = 1
+	checkpointVersion = 2
 
 	engineSerial = 1
 	engineLevels = 2
@@ -73,7 +74,12 @@ type Checkpoint struct {
 	badProp, why  string
 	termFPs       []uint64
 	termPos       []uint64
-	seen          *fpSet
+	// Coverage so far: the kinds of actions taken with their counts, and
+	// which premises have held.
+	covKinds  []kindEntry
+	covCounts []uint64
+	premSeen  []uint64
+	seen      *fpSet
 
 	// The frontier: the queue's chunks (the first read up to head) or
 	// the level's.
@@ -206,6 +212,12 @@ func (r *run[S, M]) resume(ck *Checkpoint) {
 		copy(r.term.fps, ck.termFPs)
 		copy(r.term.pos, ck.termPos)
 	}
+	for i, k := range ck.covKinds {
+		r.cov.counts[r.cov.intern(k.act, k.name)] += ck.covCounts[i]
+	}
+	for i := range r.premSeen {
+		r.premSeen[i] = i < len(ck.premSeen) && ck.premSeen[i] != 0
+	}
 	if ck.seen == nil {
 		panic("checker: a checkpoint resumed twice")
 	}
@@ -264,6 +276,19 @@ func (r *run[S, M]) writeCheckpoint(engine uint64, frontier func(w *ckWriter)) (
 		w.u64s(nil)
 		w.u64s(nil)
 	}
+	w.u64(uint64(len(r.cov.kinds)))
+	for i, k := range r.cov.kinds {
+		w.u64(uint64(k.act))
+		w.str(k.name)
+		w.u64(r.cov.counts[i])
+	}
+	prem := make([]uint64, len(r.premSeen))
+	for i, ok := range r.premSeen {
+		if ok {
+			prem[i] = 1
+		}
+	}
+	w.u64s(prem)
 	w.bool(seen.numbering)
 	for i := range seen.shards {
 		sh := &seen.shards[i]
@@ -415,6 +440,11 @@ func LoadCheckpoint(path string) (ck *Checkpoint, err error) {
 	if len(ck.termFPs) != len(ck.termPos) {
 		r.fail("corrupt (terminal states)")
 	}
+	for n := r.int(); n > 0; n-- {
+		ck.covKinds = append(ck.covKinds, kindEntry{act: model.ActionKind(r.u64()), name: r.str()})
+		ck.covCounts = append(ck.covCounts, r.u64())
+	}
+	ck.premSeen = r.u64s()
 	seen := &fpSet{numbering: r.bool()}
 	for i := range seen.shards {
 		size, n := r.u64(), r.u64()

@@ -88,6 +88,10 @@ func TestResumeGivesTheSameReport(t *testing.T) {
 			require.Equal(t, want.ViolationCounts, got.ViolationCounts, c.name)
 			require.Equal(t, want.Liveness, got.Liveness, c.name)
 			require.Equal(t, want.Counterexample, got.Counterexample, c.name)
+			require.Equal(t, want.Coverage, got.Coverage, c.name)
+			require.Equal(t, want.NeverFired, got.NeverFired, c.name)
+			require.Equal(t, want.Premises, got.Premises, c.name)
+			require.Equal(t, want.Warnings, got.Warnings, c.name)
 		}
 	}
 }
