@@ -83,7 +83,7 @@ func mcastSpec[S, M any](p model.Protocol[S, M], cfg model.Config, v Values, fam
 		props = strings.Split(s, ",")
 		for _, name := range props {
 			if !slices.Contains(reports, name) {
-				return nil, fmt.Errorf("parameter props: this protocol does not report %q (valid: %s)", name, strings.Join(reports, ", "))
+				return nil, fmt.Errorf("parameter props: this protocol does not report %s (valid: %s)", clip.Quote(name), strings.Join(reports, ", "))
 			}
 		}
 	}

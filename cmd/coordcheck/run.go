@@ -78,9 +78,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 			printRunHelp(stdout, entry)
 			return 0, nil
 		}
-		var valid []string
-		fs.VisitAll(func(f *flag.Flag) { valid = append(valid, "-"+f.Name) })
-		return 0, usageError("run %s: %s (valid flags: %s)", name, flagErr(err), strings.Join(valid, " "))
+		return 0, usageError("run %s: %s", name, flagUsageErr(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return 0, usageError("run %s: unexpected argument %s", name, clip.Quote(fs.Arg(0)))

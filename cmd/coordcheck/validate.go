@@ -228,3 +228,15 @@ func flagErr(err error) string {
 		return m[5] + clip.String(m[6])
 	}
 }
+
+// flagUsageErr is a flag parse error for one line: an unknown flag lists
+// the valid ones; a bad value of a known flag does not (the list would
+// bury the value's problem; -h gives it).
+func flagUsageErr(fs *flag.FlagSet, err error) string {
+	if !strings.Contains(err.Error(), "flag provided but not defined") {
+		return flagErr(err)
+	}
+	var valid []string
+	fs.VisitAll(func(f *flag.Flag) { valid = append(valid, "-"+f.Name) })
+	return flagErr(err) + " (valid flags: " + strings.Join(valid, " ") + ")"
+}
