@@ -36,6 +36,9 @@ func historyDir(t *testing.T) string {
 	entries, err := os.ReadDir(src)
 	require.NoError(t, err)
 	for _, e := range entries {
+		if e.IsDir() {
+			continue // the fuzzer's corpus
+		}
 		data, err := os.ReadFile(filepath.Join(src, e.Name()))
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644))

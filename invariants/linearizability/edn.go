@@ -244,7 +244,7 @@ func (r *ednReader) readString() (EDN, error) {
 				b.WriteRune(rune(u))
 				r.pos += 4
 			default:
-				return EDN{}, fmt.Errorf("unsupported escape \\%c in a string", e)
+				return EDN{}, fmt.Errorf("unsupported escape %s in a string", strconv.Quote(`\`+string(rune(e))))
 			}
 		default:
 			b.WriteByte(c)
