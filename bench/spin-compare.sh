@@ -63,7 +63,7 @@ declare -A modeflags=([full]="" [hc4]="-DHC4" [coll]="-DCOLLAPSE")
 timed() {
   local dir=$1 log=$1/$2; shift 2
   ( cd "$dir" && /usr/bin/time -f '%e %M' -o "$log.time" "$@" > "$log" 2>&1 || true )
-  awk '{printf "%s %.0f\n", $1, $2/1024}' "$log.time"
+  tail -n 1 "$log.time" | awk '{printf "%s %.0f\n", $1, $2/1024}' # after any "exited with non-zero status" line
 }
 
 printf '%-11s %12s' id states
@@ -81,7 +81,7 @@ for r in "${rows[@]}"; do
     read -r wall rss < <(timed "$d" "pan-$m.log" timeout -s INT "$TLIM" "./pan-$m" $panargs)
     st=$(awk '/states, stored/{print $1; exit}' "$d/pan-$m.log")
     [ -n "$sst" ] || sst=$st
-    if [ "$st" != "$sst" ]; then echo "$id: pan $m stored $st states, not $sst" >&2; fi
+    if [ "$st" != "$sst" ]; then echo "$id: pan $m stored $st states, not $sst (hash compaction loses states to collisions)" >&2; fi
     [ "$m" = hc4 ] && hc4=$wall
     line+=$(printf ' | %9s %6s' "$wall" "$rss")
   done
