@@ -65,6 +65,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	skip := fs.String("skip", "", "comma-separated properties not to check")
 	out := fs.String("o", "", "write the counterexample to this file")
 	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here (default: next to -o FILE)")
+	history := fs.String("history", "", "write the client history of a linearizability violation here as Jepsen EDN, for lincheck -model kv")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
@@ -129,7 +130,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := validateCheck(newCheckRequest(name, opts.Strategy, fs, target)); err != nil {
 		return 0, err
 	}
-	for _, o := range []struct{ flag, path string }{{"o", *out}, {"html", *html}} {
+	for _, o := range []struct{ flag, path string }{{"o", *out}, {"html", *html}, {"history", *history}} {
 		if o.path != "" {
 			if err := checkWritable(o.flag, o.path); err != nil {
 				return 0, err
@@ -247,6 +248,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := writeVisualization(stdout, rep.Counterexample, *html, *out); err != nil {
 		lateErrs = append(lateErrs, fmt.Sprintf("writing the visualization: %v", err))
 	}
+	if err := writeHistory(stdout, rep.Counterexample, *history); err != nil {
+		lateErrs = append(lateErrs, fmt.Sprintf("writing the history: %v", err))
+	}
 	return code, nil
 }
 
@@ -340,6 +344,8 @@ search flags:
   -o FILE              write the counterexample file
   -html FILE           write porcupine's visualization of a linearizability
                        violation (default: FILE.html next to -o FILE)
+  -history FILE        write the client history of a linearizability
+                       violation as Jepsen EDN, which lincheck -model kv reads
   -json                print one JSON object (verdict, counts, coverage, timing, trace)
   -strict              a pass with a warning (a configured fault that never fired,
                        a property whose premise never held) exits 3, inconclusive

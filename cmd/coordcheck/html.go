@@ -45,3 +45,38 @@ func writeVisualization(stdout io.Writer, tr *checker.Trace, path, cexPath strin
 	fmt.Fprintf(stdout, "visualization of the history written to %s\n", path)
 	return nil
 }
+
+// writeHistory writes the client history of a linearizability violation
+// tr to path as Jepsen EDN (nothing when path is empty or tr is not such
+// a violation: a pass has as many histories as runs).
+func writeHistory(stdout io.Writer, tr *checker.Trace, path string) error {
+	if path == "" {
+		return nil
+	}
+	if tr == nil || tr.Property != linearizability.PropertyName {
+		fmt.Fprintf(stdout, "no linearizability violation, so no history written to %s\n", path)
+		return nil
+	}
+	h, err := linearizability.FromRecords(tr.History)
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	fh, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := linearizability.WriteEDN(fh, h); err != nil {
+		fh.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := fh.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "history written to %s (judge it again: coordcheck lincheck -model kv %s)\n", path, path)
+	return nil
+}

@@ -219,3 +219,20 @@ func TestLincheckJSON(t *testing.T) {
 	require.Contains(t, out, `"exit_code": 0`)
 	require.NotContains(t, out, `"html"`)
 }
+
+// check -history writes the client history of the service's stale read
+// as EDN, and lincheck judges the file as the checker did.
+func TestCheckHistoryGoesThroughLincheck(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stale.edn")
+	code, out, errs := runCmd("check", "coordination", "-ops", "1", "-reads", "local", "-history", path)
+	require.Equal(t, 1, code, "stdout %s stderr %s", out, errs)
+	require.Contains(t, out, "history written to "+path)
+	code, out, _ = runLincheck("-model", "kv", "-html", "none", path)
+	require.Equal(t, 1, code)
+	require.Contains(t, out, "model kv, 2 operations from 2 processes on 1 keys")
+	require.Contains(t, out, `read("/x") -> nil`)
+
+	code, _, errs = runCmd("check", "ricartagrawala", "-history", path)
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, "-history "+path+" has no effect: ricartagrawala does not check linearizability")
+}

@@ -78,6 +78,12 @@ var checkFlagRules = []flagRule{
 		}
 		return ""
 	}},
+	{flag: "history", needs: func(r *checkRequest) string {
+		if !slices.Contains(r.properties, linearizability.PropertyName) {
+			return fmt.Sprintf("%s does not check %s, so there is no client history to write", r.protocol, linearizability.PropertyName)
+		}
+		return ""
+	}},
 }
 
 // checkRequest is what validateCheck judges: the flags given on the
