@@ -38,14 +38,17 @@ func BenchmarkCheck(b *testing.B) {
 // BenchmarkKVAppendFile measures what `coordcheck lincheck -model
 // kv-append` does with a history file in the :key shape: parse the EDN
 // text and check it, per key. The histories come from the reference store
-// of kvstore_test.go with 50 clients and one key per 5 clients up to 100
-// keys; ops/s counts operations (two events each), and the parse's
-// allocated bytes per operation are reported.
+// of kvstore_test.go with 50 clients and about 100 operations a key;
+// ops/s counts operations (two events each); -benchmem gives the bytes
+// allocated, and /usr/bin/time on the test binary the peak memory.
 //
-//	go test -run '^$' -bench KVAppendFile -benchtime 1x ./invariants/linearizability
+//	go test -run '^$' -bench KVAppendFile -benchtime 1x -benchmem ./invariants/linearizability
 func BenchmarkKVAppendFile(b *testing.B) {
 	for _, n := range []int{2000, 100_000, 1_000_000} {
-		keys := min(10+n/1000, 1000)
+		if testing.Short() && n > 100_000 {
+			continue
+		}
+		keys := max(10, n/100) // about 100 operations a key, as a real run spreads them
 		text := kvStoreHistory(1, 50, n, keys, storeCorrect)
 		b.Run(fmt.Sprintf("ops=%d/keys=%d", n, keys), func(b *testing.B) {
 			for b.Loop() {
