@@ -113,7 +113,7 @@ func TestLincheck(t *testing.T) {
 		{args: []string{"-minimize", "-1s", in("cas-ok.edn")}, code: 2, inStderr: "-minimize -1s"},
 		{args: []string{"-znodes", "/x", in("cas-ok.edn")}, code: 2, inStderr: "-znodes goes with -model znode"},
 		{args: []string{"-model", "znode", "-znodes", "x", zdir("znode-lock-ok.edn")}, code: 2, inStderr: `-znodes "x": want paths such as /lock,/x`},
-		{args: []string{"-model", "znode", zdir("znode-lock-ok.edn")}, code: 1,
+		{args: []string{"-model", "znode", "-html", "none", zdir("znode-lock-ok.edn")}, code: 1,
 			inStdout: []string{"model znode, 10 operations from 4 processes", "verdict: not linearizable"}},
 		{args: []string{"-model", "znode", "-znodes", "/lock,/x", zdir("znode-lock-ok.edn")}, code: 0,
 			inStdout: []string{"verdict: linearizable"}},
