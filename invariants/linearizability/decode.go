@@ -1,6 +1,10 @@
 package linearizability
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/coordcheck/coordcheck/internal/clip"
+)
 
 // registerDecoder reads the events of the register and key-value
 // specifications.
@@ -35,7 +39,7 @@ func decodeInput(spec Spec, ev Event) (Input, error) {
 	case "read":
 		in.Op = Read
 		if v.kind != ednNil {
-			return in, fmt.Errorf(":invoke :read with value %s: want nil", v)
+			return in, fmt.Errorf(":invoke :read with value %s: want nil", v.short())
 		}
 	case "write":
 		in.Op = Write
@@ -46,7 +50,7 @@ func decodeInput(spec Spec, ev Event) (Input, error) {
 			return in, fmt.Errorf(":cas is not an operation of the register model (use cas-register)")
 		}
 		if v.kind != ednVector || len(v.items) != 2 {
-			return in, fmt.Errorf(":cas value %s: want [old new]", v)
+			return in, fmt.Errorf(":cas value %s: want [old new]", v.short())
 		}
 		if in.Arg, err = decodeValue(spec, v.items[0]); err == nil {
 			in.New, err = decodeValue(spec, v.items[1])
@@ -68,7 +72,7 @@ func shapeOf(spec Spec, ev Event) error {
 	}
 	switch {
 	case ev.HasKey:
-		return fmt.Errorf(":key %s: an event of the key-value :key shape (use -model kv-append)", ev.Key)
+		return fmt.Errorf(":key %s: an event of the key-value :key shape (use -model kv-append)", ev.Key.short())
 	case ev.F == "get" || ev.F == "put" || ev.F == "append":
 		return fmt.Errorf(":f :%s is an operation of the kv-append model (use -model kv-append)", ev.F)
 	case ev.F != "read" && ev.F != "write" && ev.F != "cas":
@@ -90,7 +94,7 @@ func decodeKVAppendInput(ev Event) (Input, error) {
 	case "get":
 		in.Op = Get
 		if ev.Value.kind != ednNil {
-			return in, fmt.Errorf(":invoke :get with value %s: want nil", ev.Value)
+			return in, fmt.Errorf(":invoke :get with value %s: want nil", ev.Value.short())
 		}
 		return in, nil
 	case "put":
@@ -106,7 +110,7 @@ func decodeKVAppendInput(ev Event) (Input, error) {
 func kvAppendKey(ev Event) (string, error) {
 	if !ev.HasKey {
 		if _, _, err := splitKey(ev.Value); err == nil {
-			return "", fmt.Errorf("value %s is a [key value] pair but the event has no :key: this line has the tuple shape of -model kv, the history mixes shapes", ev.Value)
+			return "", fmt.Errorf("value %s is a [key value] pair but the event has no :key: this line has the tuple shape of -model kv, the history mixes shapes", ev.Value.short())
 		}
 		return "", fmt.Errorf("no :key: the kv-append model reads {:f :get|:put|:append, :key K, :value V}")
 	}
@@ -114,7 +118,7 @@ func kvAppendKey(ev Event) (string, error) {
 	case ednKeyword, ednInt, ednString:
 		return k.String(), nil
 	}
-	return "", fmt.Errorf(":key %s: want a keyword, an integer or a string", ev.Key)
+	return "", fmt.Errorf(":key %s: want a keyword, an integer or a string", ev.Key.short())
 }
 
 // decodeText reads a kv-append value: a string, or an integer taken as
@@ -129,7 +133,7 @@ func decodeText(v EDN) (Value, error) {
 	case ednNil:
 		return Str(""), nil
 	}
-	return Nil, fmt.Errorf("value %s: want a string", v)
+	return Nil, fmt.Errorf("value %s: want a string", v.short())
 }
 
 // decodeOutput reads the output of an :ok completion ev of the invocation
@@ -140,12 +144,12 @@ func decodeOutput(spec Spec, in Input, invoked EDN, ev Event) (Output, error) {
 		if key, err := kvAppendKey(ev); err != nil {
 			return Output{}, err
 		} else if key != in.Key {
-			return Output{}, fmt.Errorf(":ok :%s of key %s, but it was invoked on key %s", in.Op, key, in.Key)
+			return Output{}, fmt.Errorf(":ok :%s of key %s, but it was invoked on key %s", in.Op, clip.String(key), clip.String(in.Key))
 		}
 	}
 	if in.Op != Read && in.Op != Get {
 		if v.String() != invoked.String() {
-			return Output{}, fmt.Errorf(":ok :%s with value %s, but it was invoked with %s", in.Op, v, invoked)
+			return Output{}, fmt.Errorf(":ok :%s with value %s, but it was invoked with %s", in.Op, v.short(), invoked.short())
 		}
 		return Output{}, nil
 	}
@@ -159,7 +163,7 @@ func decodeOutput(spec Spec, in Input, invoked EDN, ev Event) (Output, error) {
 			return Output{}, err
 		}
 		if key != in.Key {
-			return Output{}, fmt.Errorf(":ok :read of key %s, but the read was invoked on key %s", key, in.Key)
+			return Output{}, fmt.Errorf(":ok :read of key %s, but the read was invoked on key %s", clip.String(key), clip.String(in.Key))
 		}
 		v = x
 	}
@@ -170,13 +174,13 @@ func decodeOutput(spec Spec, in Input, invoked EDN, ev Event) (Output, error) {
 // splitKey splits a kv value [key value].
 func splitKey(v EDN) (string, EDN, error) {
 	if v.kind != ednVector || len(v.items) != 2 {
-		return "", v, fmt.Errorf("value %s: want [key value] in a kv history", v)
+		return "", v, fmt.Errorf("value %s: want [key value] in a kv history", v.short())
 	}
 	switch k := v.items[0]; k.kind {
 	case ednKeyword, ednInt, ednString:
 		return k.String(), v.items[1], nil
 	}
-	return "", v, fmt.Errorf("key %s: want a keyword, an integer or a string", v.items[0])
+	return "", v, fmt.Errorf("key %s: want a keyword, an integer or a string", v.items[0].short())
 }
 
 // decodeValue reads a register value: an integer or nil.
@@ -188,7 +192,7 @@ func decodeValue(spec Spec, v EDN) (Value, error) {
 		return Int(v.n), nil
 	}
 	if spec != SpecKV && v.kind == ednVector && len(v.items) == 2 {
-		return Nil, fmt.Errorf("value %s: want an integer or nil ([key value] pairs need the kv model)", v)
+		return Nil, fmt.Errorf("value %s: want an integer or nil ([key value] pairs need the kv model)", v.short())
 	}
-	return Nil, fmt.Errorf("value %s: want an integer or nil", v)
+	return Nil, fmt.Errorf("value %s: want an integer or nil", v.short())
 }

@@ -57,6 +57,9 @@ func (e EDN) Keyword() (string, bool) { return e.s, e.kind == ednKeyword }
 // Items returns the elements of a vector, and whether e is one.
 func (e EDN) Items() ([]EDN, bool) { return e.items, e.kind == ednVector }
 
+// short is e's text for an error message, cut to a readable length.
+func (e EDN) short() string { return clip.String(e.String()) }
+
 // get returns the value of the keyword key in map m.
 func (m EDN) get(key string) (EDN, bool) {
 	for i := 0; i+1 < len(m.items); i += 2 {
@@ -139,12 +142,12 @@ func (r *ednReader) read() (EDN, error) {
 			return m, err
 		}
 		if len(m.items)%2 != 0 {
-			return m, fmt.Errorf("map %s has a key without a value", m)
+			return m, fmt.Errorf("map %s has a key without a value", m.short())
 		}
 		for i := 0; i < len(m.items); i += 2 {
 			for j := 0; j < i; j += 2 {
 				if m.items[i].String() == m.items[j].String() {
-					return m, fmt.Errorf("map has the key %s twice", m.items[i])
+					return m, fmt.Errorf("map has the key %s twice", m.items[i].short())
 				}
 			}
 		}

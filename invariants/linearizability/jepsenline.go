@@ -97,7 +97,7 @@ func (lr *lineReader) parseEDN(t string, line int) (Event, bool, error) {
 		return ev, false, nil
 	}
 	if p.kind != ednInt {
-		return ev, false, fmt.Errorf(":process %s: want an integer or :nemesis", p)
+		return ev, false, fmt.Errorf(":process %s: want an integer or :nemesis", p.short())
 	}
 	ev.Process = p.n
 	ty, ok := m.get("type")
@@ -152,7 +152,7 @@ func parseLogLine(t string, line int) (Event, bool, error) {
 	}
 	f, err := r.read()
 	if err != nil {
-		return ev, false, fmt.Errorf("missing :f after %s", ty)
+		return ev, false, fmt.Errorf("missing :f after %s", ty.short())
 	}
 	if ev.F, err = function(f); err != nil {
 		return ev, false, err
@@ -176,14 +176,14 @@ func eventType(v EDN) (string, error) {
 			return v.s, nil
 		}
 	}
-	return "", fmt.Errorf(":type %s: want :invoke, :ok, :fail or :info", v)
+	return "", fmt.Errorf(":type %s: want :invoke, :ok, :fail or :info", v.short())
 }
 
 func function(v EDN) (string, error) {
 	if v.kind == ednKeyword && v.s != "" {
 		return v.s, nil
 	}
-	return "", fmt.Errorf(":f %s: want a keyword", v)
+	return "", fmt.Errorf(":f %s: want a keyword", v.short())
 }
 
 func isProcess(w string) bool {

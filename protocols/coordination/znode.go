@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	clipped "github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants/linearizability"
 )
 
@@ -158,21 +159,21 @@ func (ZnodeDecoder) Input(ev linearizability.Event) (ZnodeCall, error) {
 	if d, ok := ev.Map.Get("data"); ok && !d.IsNil() {
 		n, isInt := d.Int()
 		if !isInt || n < 0 || n > 255 {
-			return c, fmt.Errorf(":data %s: want an integer from 0 to 255", d)
+			return c, fmt.Errorf(":data %s: want an integer from 0 to 255", clipped.String(d.String()))
 		}
 		c.Op.Data = uint8(n)
 	}
 	if v, ok := ev.Map.Get("version"); ok && !v.IsNil() {
 		n, isInt := v.Int()
 		if !isInt || n < -1 || n > 127 {
-			return c, fmt.Errorf(":version %s: want -1 (any) or an integer to 127", v)
+			return c, fmt.Errorf(":version %s: want -1 (any) or an integer to 127", clipped.String(v.String()))
 		}
 		c.Op.Version = int8(n)
 	}
 	if f, ok := ev.Map.Get("flags"); ok {
 		items, isVec := f.Items()
 		if !isVec {
-			return c, fmt.Errorf(":flags %s: want a vector of :ephemeral and :sequential", f)
+			return c, fmt.Errorf(":flags %s: want a vector of :ephemeral and :sequential", clipped.String(f.String()))
 		}
 		for _, it := range items {
 			switch k, _ := it.Keyword(); k {
@@ -181,7 +182,7 @@ func (ZnodeDecoder) Input(ev linearizability.Event) (ZnodeCall, error) {
 			case "sequential":
 				c.Op.Flags |= Sequential
 			default:
-				return c, fmt.Errorf(":flags %s: want :ephemeral or :sequential", it)
+				return c, fmt.Errorf(":flags %s: want :ephemeral or :sequential", clipped.String(it.String()))
 			}
 		}
 	}
@@ -204,21 +205,21 @@ func (ZnodeDecoder) Output(in ZnodeCall, _, done linearizability.Event) (ZnodeRe
 	case OpCreate:
 		path, ok := v.Text()
 		if !ok {
-			return ZnodeReturn{}, fmt.Errorf(":create returned %s: want the created path or a code", v)
+			return ZnodeReturn{}, fmt.Errorf(":create returned %s: want the created path or a code", clipped.String(v.String()))
 		}
 		r.Path = path
 	case OpGetData:
 		if !v.IsNil() {
 			n, ok := v.Int()
 			if !ok || n < 0 || n > 255 {
-				return ZnodeReturn{}, fmt.Errorf(":getData returned %s: want data 0..255, nil or a code", v)
+				return ZnodeReturn{}, fmt.Errorf(":getData returned %s: want data 0..255, nil or a code", clipped.String(v.String()))
 			}
 			r.Data = uint8(n)
 		}
 	case OpExists:
 		b, ok := v.Bool()
 		if !ok {
-			return ZnodeReturn{}, fmt.Errorf(":exists returned %s: want true or false", v)
+			return ZnodeReturn{}, fmt.Errorf(":exists returned %s: want true or false", clipped.String(v.String()))
 		}
 		if !b {
 			r.Code = NoNode
@@ -226,19 +227,19 @@ func (ZnodeDecoder) Output(in ZnodeCall, _, done linearizability.Event) (ZnodeRe
 	case OpGetChildren:
 		items, ok := v.Items()
 		if !ok {
-			return ZnodeReturn{}, fmt.Errorf(":getChildren returned %s: want a vector of names or a code", v)
+			return ZnodeReturn{}, fmt.Errorf(":getChildren returned %s: want a vector of names or a code", clipped.String(v.String()))
 		}
 		r.Children = []string{}
 		for _, it := range items {
 			name, ok := it.Text()
 			if !ok {
-				return ZnodeReturn{}, fmt.Errorf(":getChildren returned %s: want names as strings", v)
+				return ZnodeReturn{}, fmt.Errorf(":getChildren returned %s: want names as strings", clipped.String(v.String()))
 			}
 			r.Children = append(r.Children, name)
 		}
 	default:
 		if !v.IsNil() {
-			return ZnodeReturn{}, fmt.Errorf(":%s returned %s: want a code (:ok, :nonode, ...)", done.F, v)
+			return ZnodeReturn{}, fmt.Errorf(":%s returned %s: want a code (:ok, :nonode, ...)", done.F, clipped.String(v.String()))
 		}
 	}
 	return ZnodeReturn{Result: r}, nil
