@@ -93,6 +93,22 @@ func Start(self model.NodeID, n int) Transmission {
 	return Transmission{Left: uint8((1<<n - 1) &^ (1 << self))}
 }
 
+// Begin starts the sender's next multicast among n processes (seed 001:
+// "a message is multicast ... using sequence numbers per sender"): it
+// numbers it after the made ones, records the multicast and the sender's
+// own delivery of it, which is at once, and starts its transmission to
+// the others, one destination per firing of the Transmit timer. It
+// returns the message's id.
+func Begin[M any](self model.NodeID, n int, made *uint8, sending *Transmission, out *model.Out[M]) MsgID {
+	*made++
+	m := MsgID{Sender: self, Seq: *made}
+	out.Output(invariants.McastRecord(m))
+	out.Output(invariants.DeliverRecord(m))
+	*sending = Start(self, n)
+	out.SetTimer(Transmit)
+	return m
+}
+
 // To is a transmission to the processes of set (bit i for process i).
 func To(set uint8) Transmission { return Transmission{Left: set} }
 

@@ -55,12 +55,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	case model.Environment:
 		// The application multicasts its next message; the sender
 		// delivers it at once and starts sending it to each member.
-		s.Made++
-		m := multicast.MsgID{Sender: self, Seq: s.Made}
-		out.Output(invariants.McastRecord(m))
-		out.Output(invariants.DeliverRecord(m))
-		s.Sending = multicast.Start(self, p.N)
-		out.SetTimer(multicast.Transmit)
+		multicast.Begin(self, p.N, &s.Made, &s.Sending, out)
 	case model.Timeout:
 		// One more destination (multicast.Transmission).
 		var to model.NodeID

@@ -73,13 +73,8 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	case model.Environment:
 		// Rule 1: "P_i increases VC_i[i] only when sending a message";
 		// the message carries VC_i. The sender delivers it at once.
-		s.VC[self]++
-		m := multicast.MsgID{Sender: self, Seq: s.VC[self]}
-		out.Output(invariants.McastRecord(m))
-		out.Output(invariants.DeliverRecord(m))
+		multicast.Begin(self, p.N, &s.VC[self], &s.Sending, out)
 		s.Stamp = s.VC
-		s.Sending = multicast.Start(self, p.N)
-		out.SetTimer(multicast.Transmit)
 	case model.Timeout:
 		// One more destination (multicast.Transmission).
 		var to model.NodeID

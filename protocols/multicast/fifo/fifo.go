@@ -55,13 +55,8 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	case model.Environment:
 		// "Using sequence numbers per sender": the next number; the
 		// sender delivers its own message at once.
-		s.Made++
-		m := multicast.MsgID{Sender: self, Seq: s.Made}
-		out.Output(invariants.McastRecord(m))
-		out.Output(invariants.DeliverRecord(m))
+		m := multicast.Begin(self, p.N, &s.Made, &s.Sending, out)
 		s.R.Delivered(m)
-		s.Sending = multicast.Start(self, p.N)
-		out.SetTimer(multicast.Transmit)
 	case model.Timeout:
 		// One more destination (multicast.Transmission).
 		var to model.NodeID

@@ -123,14 +123,9 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	case model.Environment:
 		// "Use sequence numbers"; the sender keeps the message in its
 		// history buffer and delivers it at once.
-		s.Made++
-		m := multicast.MsgID{Sender: self, Seq: s.Made}
-		out.Output(invariants.McastRecord(m))
-		out.Output(invariants.DeliverRecord(m))
+		m := multicast.Begin(self, p.N, &s.Made, &s.Sending, out)
 		s.R.Delivered(m)
 		s.Kept |= 1 << (m.Seq - 1)
-		s.Sending = multicast.Start(self, p.N)
-		out.SetTimer(multicast.Transmit)
 		if p.Session {
 			out.SetTimer(SessionTimer)
 		}

@@ -100,15 +100,10 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		// "Sender P assigns a sequence number S_P to each outgoing
 		// message" and "stores a copy ... in a history buffer"; it
 		// delivers its own message at once.
-		s.Made++
-		m := multicast.MsgID{Sender: self, Seq: s.Made}
-		out.Output(invariants.McastRecord(m))
-		out.Output(invariants.DeliverRecord(m))
+		m := multicast.Begin(self, p.N, &s.Made, &s.Sending, out)
 		s.R.Delivered(m)
 		s.Buffer |= 1 << (m.Seq - 1)
 		s.Acked[m.Seq-1] = 0
-		s.Sending = multicast.Start(self, p.N)
-		out.SetTimer(multicast.Transmit)
 		out.SetTimer(Retransmit)
 	case model.Timeout:
 		switch ev.Timer {
