@@ -201,7 +201,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if *out != "" && rep.Counterexample != nil {
 		f := counterexamples.FromTrace(name, values.Map(), cfg, rep.Counterexample)
 		f.Skip = skipped
-		if err := writeFileAtomic(*out, f); err != nil {
+		if err := writeFileAtomic(*out, f.Write); err != nil {
 			lateErrs = append(lateErrs, fmt.Sprintf("writing %s: %v", *out, err))
 		} else {
 			written = true
@@ -361,14 +361,17 @@ exit codes: 0 pass, 1 violated, 2 bad usage, 3 inconclusive (a bound was reached
 `)
 }
 
-func writeFileAtomic(path string, f *counterexamples.File) error {
+// writeFileAtomic writes path through write, to path.tmp first and then
+// renamed, so that a failed write leaves no half-written file.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
 	tmp := path + ".tmp"
 	fh, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
-	if err := f.Write(fh); err != nil {
+	if err := write(fh); err != nil {
 		fh.Close()
+		os.Remove(tmp)
 		return err
 	}
 	if err := fh.Close(); err != nil {

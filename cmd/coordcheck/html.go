@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/coordcheck/coordcheck/checker"
@@ -26,20 +25,7 @@ func writeVisualization(stdout io.Writer, tr *checker.Trace, path, cexPath strin
 	if path == "" {
 		return nil
 	}
-	tmp := path + ".tmp"
-	fh, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if err := linearizability.VisualizeTrace(fh, tr, htmlTimeout); err != nil {
-		fh.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := fh.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := writeFileAtomic(path, func(w io.Writer) error { return linearizability.VisualizeTrace(w, tr, htmlTimeout) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "visualization of the history written to %s\n", path)
@@ -61,20 +47,7 @@ func writeHistory(stdout io.Writer, tr *checker.Trace, path string) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	fh, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if err := linearizability.WriteEDN(fh, h); err != nil {
-		fh.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := fh.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := writeFileAtomic(path, func(w io.Writer) error { return linearizability.WriteEDN(w, h) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "history written to %s (judge it again: coordcheck lincheck -model kv %s)\n", path, path)
