@@ -233,6 +233,12 @@ func (t *Tree) closeSession(client uint8) (Result, []Event) {
 // but the root, its data and version when set, and the client that owns
 // it when it is ephemeral.
 func (t *Tree) format(p *Protocol) string {
+	return t.formatOwners(func(owner uint8) string { return p.clientNode(owner).String() })
+}
+
+// formatOwners is format with the owner of an ephemeral znode (its
+// client) named by name.
+func (t *Tree) formatOwners(name func(owner uint8) string) string {
 	var parts []string
 	for _, z := range t.Nodes {
 		if z.Path == "/" {
@@ -243,7 +249,7 @@ func (t *Tree) format(p *Protocol) string {
 			s += "=" + strconv.Itoa(int(z.Data)) + "v" + strconv.Itoa(int(z.Version))
 		}
 		if z.Owner != 0 {
-			s += "(" + p.clientNode(z.Owner-1).String() + ")"
+			s += "(" + name(z.Owner-1) + ")"
 		}
 		parts = append(parts, s)
 	}

@@ -78,21 +78,7 @@ func hashTree(t Tree) uint64 {
 // znode but the root, its data and version when set, and the session that
 // owns it when it is ephemeral.
 func describeTree(t Tree) string {
-	var parts []string
-	for _, z := range t.Nodes {
-		if z.Path == "/" {
-			continue
-		}
-		s := z.Path
-		if z.Data != 0 || z.Version != 0 {
-			s += "=" + strconv.Itoa(int(z.Data)) + "v" + strconv.Itoa(int(z.Version))
-		}
-		if z.Owner != 0 {
-			s += "(s" + strconv.Itoa(int(z.Owner-1)) + ")"
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " ")
+	return t.formatOwners(func(owner uint8) string { return "s" + strconv.Itoa(int(owner)) })
 }
 
 func describeZnode(in ZnodeCall, out ZnodeReturn) string {
