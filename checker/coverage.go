@@ -126,11 +126,11 @@ func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S
 			t.named[name] = i
 			return i
 		}
-		t.buf = sys.P.AppendMsg(t.buf[:0], e.Msg)
+		t.buf = sys.Codec().AppendMsg(t.buf[:0], e.Msg)
 		if i, ok := t.msgs[string(t.buf)]; ok {
 			return i
 		}
-		i := t.intern(a.Kind, "deliver "+msgKind(sys.P.FormatMsg(e.Msg)))
+		i := t.intern(a.Kind, "deliver "+msgKind(sys.FormatMsg(e.Msg)))
 		if len(t.msgs) < maxMsgCache {
 			t.msgs[string(t.buf)] = i
 		}

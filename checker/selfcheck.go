@@ -128,7 +128,7 @@ func (sp *Spec[S, M]) CheckCodecWalk(choices []byte) error {
 // CheckDecode implements CodecChecker.
 func (sp *Spec[S, M]) CheckDecode(b []byte) error {
 	c := newCodecCheck(sp)
-	p := c.sys.P
+	p := c.sys.Codec()
 	if s, err := model.DecodeState(p, b); err == nil {
 		if err := c.state(s, func() string { return "decoded state" }); err != nil {
 			return err
@@ -182,7 +182,7 @@ func guard(what func() string, f func() error) (err error) {
 // state checks that s reads back as itself; where() says which state it
 // is.
 func (c *codecCheck[S, M]) state(s S, where func() string) error {
-	p := c.sys.P
+	p := c.sys.Codec()
 	return guard(func() string { return c.sName + " codec (" + where() + ")" }, func() error {
 		c.enc = p.AppendState(c.enc[:0], s)
 		n := len(c.enc)
@@ -204,7 +204,7 @@ func (c *codecCheck[S, M]) state(s S, where func() string) error {
 // msg checks that m reads back as itself; where() says which message it
 // is.
 func (c *codecCheck[S, M]) msg(m M, where func() string) error {
-	p := c.sys.P
+	p := c.sys.Codec()
 	return guard(func() string { return c.mName + " codec (" + where() + ")" }, func() error {
 		c.enc = p.AppendMsg(c.enc[:0], m)
 		n := len(c.enc)
