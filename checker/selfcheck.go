@@ -88,7 +88,7 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 				// A field the encoding leaves out shows here when the
 				// world first met with that encoding had it at the
 				// value the decoder assumes.
-				if d := diff("model.World", reflect.ValueOf(*next), reflect.ValueOf(*prev)); d != nil {
+				if d := diff(c.wName(), reflect.ValueOf(*next), reflect.ValueOf(*prev)); d != nil {
 					return &CodecError{fmt.Sprintf("two different worlds at depth %d encode alike: %s: %s and %s",
 						it.depth+1, d.path, d.got, d.want)}
 				}
@@ -157,6 +157,12 @@ type codecCheck[S, M any] struct {
 func newCodecCheck[S, M any](sp *Spec[S, M]) *codecCheck[S, M] {
 	return &codecCheck[S, M]{sys: sp.System.Clone(),
 		sName: reflect.TypeFor[S]().String(), mName: reflect.TypeFor[M]().String()}
+}
+
+// wName is the world's type, which names the protocol's:
+// "model.World[ricartagrawala.State, ricartagrawala.Msg]".
+func (c *codecCheck[S, M]) wName() string {
+	return "model.World[" + c.sName + ", " + c.mName + "]"
 }
 
 // sentinel follows an encoding when it is read back: a read must stop
@@ -237,13 +243,13 @@ func (c *codecCheck[S, M]) world(w *model.World[S, M], depth int) error {
 			return err
 		}
 	}
-	return guard(func() string { return "model.World codec" }, func() error {
+	return guard(func() string { return c.wName() + " codec" }, func() error {
 		enc := c.sys.Encode(nil, w)
 		var got model.World[S, M]
 		if err := c.sys.DecodeChecked(enc, &got); err != nil {
-			return &CodecError{fmt.Sprintf("model.World at depth %d: %v", depth, err)}
+			return &CodecError{fmt.Sprintf("%s at depth %d: %v", c.wName(), depth, err)}
 		}
-		if d := diff("model.World", reflect.ValueOf(got), reflect.ValueOf(*w)); d != nil {
+		if d := diff(c.wName(), reflect.ValueOf(got), reflect.ValueOf(*w)); d != nil {
 			return &CodecError{fmt.Sprintf("%s (at depth %d)", d, depth)}
 		}
 		return nil
