@@ -55,6 +55,7 @@ const (
 	opArray
 	opSlice
 	opMap
+	opNone // no operation: plan.scalar of a type that is not one number
 )
 
 // op is one operation of a plan: encode the value of kind at off.
@@ -71,9 +72,10 @@ type op struct {
 type plan struct {
 	ops  []op
 	size uintptr // the type's size, the stride of its arrays and slices
-	// bytes: the type is one byte (a uint8 or an int8), so that a slice
-	// or an array of it is copied at once.
-	bytes bool
+	// scalar is opU8, opU32 or opU64 when the type is that one number
+	// and nothing else, so that its arrays and slices take a loop of
+	// their own (a []byte is copied at once); opNone otherwise.
+	scalar opKind
 }
 
 // append appends the encoding of the value at base.
@@ -121,8 +123,19 @@ func (p *plan) append(b []byte, base unsafe.Pointer) []byte {
 
 // appendN appends the encodings of the n values of p's type from base on.
 func (p *plan) appendN(b []byte, base unsafe.Pointer, n int) []byte {
-	if p.bytes {
+	switch p.scalar {
+	case opU8:
 		return append(b, unsafe.Slice((*byte)(base), n)...)
+	case opU32:
+		for _, v := range unsafe.Slice((*uint32)(base), n) {
+			b = AppendUvarint(b, uint64(v))
+		}
+		return b
+	case opU64:
+		for _, v := range unsafe.Slice((*uint64)(base), n) {
+			b = AppendUvarint(b, v)
+		}
+		return b
 	}
 	for i := range n {
 		b = p.append(b, unsafe.Add(base, uintptr(i)*p.size))
@@ -220,19 +233,7 @@ func (p *plan) read(b []byte, base unsafe.Pointer) []byte {
 		case opArray:
 			b = o.elem.readN(b, ptr, o.n)
 		case opSlice:
-			v, b = ReadUvarint(b)
-			if v == 0 {
-				continue // nil: equal to empty, and it encodes alike
-			}
-			// Every element of a type with operations takes a byte at
-			// least: a longer length is not an encoding.
-			if v > math.MaxInt32 || v > uint64(len(b)) && len(o.elem.ops) > 0 {
-				panic(fmt.Sprintf("slice of %d elements in %d bytes", v, len(b)))
-			}
-			n := int(v)
-			s := reflect.MakeSlice(o.typ, n, n)
-			b = o.elem.readN(b, s.UnsafePointer(), n)
-			*(*[]byte)(ptr) = unsafe.Slice((*byte)(s.UnsafePointer()), n)
+			b = o.readSlice(b, ptr)
 		case opMap:
 			b = o.readMap(b, ptr)
 		}
@@ -240,14 +241,47 @@ func (p *plan) read(b []byte, base unsafe.Pointer) []byte {
 	return b
 }
 
+// readSlice reads a slice written by append into the (nil) slice at ptr.
+func (o *op) readSlice(b []byte, ptr unsafe.Pointer) []byte {
+	v, b := ReadUvarint(b)
+	if v == 0 {
+		return b // nil: equal to empty, and it encodes alike
+	}
+	// Every element of a type with operations takes a byte at least: a
+	// longer length is not an encoding.
+	if v > math.MaxInt32 || v > uint64(len(b)) && len(o.elem.ops) > 0 {
+		panic(fmt.Sprintf("slice of %d elements in %d bytes", v, len(b)))
+	}
+	n := int(v)
+	s := reflect.MakeSlice(o.typ, n, n)
+	b = o.elem.readN(b, s.UnsafePointer(), n)
+	// Any slice has the layout of a []byte (see append).
+	*(*[]byte)(ptr) = unsafe.Slice((*byte)(s.UnsafePointer()), n)
+	return b
+}
+
 // readN reads n values of p's type into the memory from base on.
 func (p *plan) readN(b []byte, base unsafe.Pointer, n int) []byte {
-	if len(p.ops) == 0 {
+	var v uint64
+	switch {
+	case len(p.ops) == 0:
 		return b
-	}
-	if p.bytes {
+	case p.scalar == opU8:
 		copy(unsafe.Slice((*byte)(base), n), b[:n])
 		return b[n:]
+	case p.scalar == opU32:
+		dst := unsafe.Slice((*uint32)(base), n)
+		for i := range dst {
+			v, b = ReadUvarint(b)
+			dst[i] = uint32(v)
+		}
+		return b
+	case p.scalar == opU64:
+		dst := unsafe.Slice((*uint64)(base), n)
+		for i := range dst {
+			dst[i], b = ReadUvarint(b)
+		}
+		return b
 	}
 	for i := range n {
 		b = p.read(b, unsafe.Add(base, uintptr(i)*p.size))
@@ -300,7 +334,13 @@ func (bd *builder) planOf(t reflect.Type, path string) (*plan, *planError) {
 	if err := bd.addOps(p, t, 0, path); err != nil {
 		return nil, err
 	}
-	p.bytes = len(p.ops) == 1 && p.ops[0].kind == opU8 && p.size == 1
+	p.scalar = opNone
+	if len(p.ops) == 1 && p.ops[0].off == 0 {
+		switch k := p.ops[0].kind; {
+		case k == opU8 && p.size == 1, k == opU32 && p.size == 4, k == opU64 && p.size == 8:
+			p.scalar = k
+		}
+	}
 	return p, nil
 }
 
