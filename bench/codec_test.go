@@ -133,12 +133,12 @@ func TestDerivedCodecSameCounts(t *testing.T) {
 		states, edges uint64
 		verdict       checker.Verdict
 	}{
-		{"ricartagrawala n=3", func() *checker.Report { return mutexCheck[ra.State, ra.Msg](t, raP) },
-			func() *checker.Report { return mutexCheck[ra.State, ra.Msg](t, derived[ra.State, ra.Msg]{raP}) },
+		{"ricartagrawala n=3", func() *checker.Report { return mutexCheck[ra.State, ra.Msg](t, raP, 0) },
+			func() *checker.Report { return mutexCheck[ra.State, ra.Msg](t, derived[ra.State, ra.Msg]{raP}, 0) },
 			2357, 6282, checker.Pass},
-		{"maekawa n=3", func() *checker.Report { return mutexCheck[maekawa.State, maekawa.Msg](t, mk) },
+		{"maekawa n=3", func() *checker.Report { return mutexCheck[maekawa.State, maekawa.Msg](t, mk, 0) },
 			func() *checker.Report {
-				return mutexCheck[maekawa.State, maekawa.Msg](t, derived[maekawa.State, maekawa.Msg]{mk})
+				return mutexCheck[maekawa.State, maekawa.Msg](t, derived[maekawa.State, maekawa.Msg]{mk}, 0)
 			},
 			61007, 239216, checker.Violated},
 	} {
@@ -154,8 +154,8 @@ func TestDerivedCodecSameCounts(t *testing.T) {
 }
 
 // mutexCheck checks mutual exclusion and deadlock freedom of p on the
-// whole state space.
-func mutexCheck[S, M any](t *testing.T, p mutexCore[S, M]) *checker.Report {
+// whole state space, on the given workers (0: one per core).
+func mutexCheck[S, M any](t testing.TB, p mutexCore[S, M], workers int) *checker.Report {
 	sys, err := model.NewSystem[S, M](p, model.Config{})
 	require.NoError(t, err)
 	_, hand := p.(model.StateCodec[S])
@@ -166,5 +166,48 @@ func mutexCheck[S, M any](t *testing.T, p mutexCore[S, M]) *checker.Report {
 		Invariants: []checker.Invariant[S, M]{invariants.MutualExclusion[S, M](p)},
 		Deadlock:   true,
 	}
-	return sp.Check(checker.Options{Exhaust: true})
+	return sp.Check(checker.Options{Exhaust: true, Workers: workers})
+}
+
+// A whole check of a SPIN row, on one worker, with the hand-written state
+// codec or the derived one (the messages' is derived in both):
+//
+//	go test ./bench/ -run '^$' -bench CodecCheck -benchtime 3x
+func benchCheck[S, M any](b *testing.B, p mutexCore[S, M], states uint64) {
+	var rep *checker.Report
+	for b.Loop() {
+		rep = mutexCheck(b, p, 1)
+	}
+	require.Equal(b, states, rep.States)
+	b.ReportMetric(rep.StatesPerSecond, "states/s")
+}
+
+func raN4() *ra.Protocol {
+	p := ra.New(4, 1)
+	p.Clocks = ra.SPIN
+	return p
+}
+
+func maekawaN4Grid(b *testing.B) *maekawa.Protocol {
+	sets, err := maekawa.GridSets(4)
+	require.NoError(b, err)
+	p, err := maekawa.New(4, 1, sets)
+	require.NoError(b, err)
+	return p
+}
+
+func BenchmarkCodecCheckRA_N4_R1_Hand(b *testing.B) {
+	benchCheck[ra.State, ra.Msg](b, raN4(), 1470924)
+}
+
+func BenchmarkCodecCheckRA_N4_R1_Derived(b *testing.B) {
+	benchCheck[ra.State, ra.Msg](b, derived[ra.State, ra.Msg]{raN4()}, 1470924)
+}
+
+func BenchmarkCodecCheckMK_N4_Grid_Hand(b *testing.B) {
+	benchCheck[maekawa.State, maekawa.Msg](b, maekawaN4Grid(b), 2272135)
+}
+
+func BenchmarkCodecCheckMK_N4_Grid_Derived(b *testing.B) {
+	benchCheck[maekawa.State, maekawa.Msg](b, derived[maekawa.State, maekawa.Msg]{maekawaN4Grid(b)}, 2272135)
 }
