@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name:   "besteffort",
 		Doc:    "best-effort multicast: send to each member, nothing else; the baseline reliable multicast improves on (seed 001)",
 		Params: mcastParams(),

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "bully",
 		Doc: "bully election: ELECTION to higher ids, OK, COORD to lower ids; timeouts as a perfect failure detector " +
 			"unless -timers free; a restarted highest process breaks it (seeds 001, 003)",

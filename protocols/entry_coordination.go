@@ -26,7 +26,7 @@ func coordinationSize(v Values) (replicas, clients int, err error) {
 }
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "coordination",
 		Doc: "a Chubby/ZooKeeper-like service: Zab epochs, writes committed by a majority, reads at the leader " +
 			"under its lease, locally or after sync; the clients' history must be linearizable (seeds 000, 004)",
@@ -64,7 +64,7 @@ func init() {
 			return coordinationTarget(coordination.RegisterSpec(p, cfg))
 		},
 	})
-	register(Entry{
+	Register(Entry{
 		Name: "zklock",
 		Doc: "the ZooKeeper lock recipe (ephemeral sequential znode, watch the predecessor) as clients of the " +
 			"coordination service; a crashed client's session expires and its znode goes (seed 004)",
@@ -83,7 +83,7 @@ func init() {
 			return coordinationTarget(coordination.LockSpec(p, cfg))
 		},
 	})
-	register(Entry{
+	Register(Entry{
 		Name: "latewrite",
 		Doc: "Chubby's late write: zklock holders write to a storage server; a crashed holder's delayed write " +
 			"lands after its successor's unless the server checks sequencers (seed 004, Use of Sequences)",

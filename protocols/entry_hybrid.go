@@ -10,7 +10,7 @@ import (
 // The hybrids of seed 001 ("FIFO+total ordering and causal+total ordering
 // are also possible"): ISIS agreement over a FIFO or a causal layer.
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "fifo-total",
 		Doc: "FIFO+total multicast: ISIS agreed numbers, a receiver proposing for a sender's messages in their " +
 			"order (per-sender numbers, hold-back) (seed 001)",
@@ -19,7 +19,7 @@ func init() {
 		Family: "multicast",
 		Costs:  func(n int) ([]CostRow, error) { return isisCosts(n, isis.FIFOTotal) },
 	})
-	register(Entry{
+	Register(Entry{
 		Name: "causal-total",
 		Doc: "causal+total multicast: ISIS agreed numbers, a receiver proposing for a message only once its " +
 			"causal predecessors are in (vector clocks, conditions a. and b.) (seed 001)",

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "isis",
 		Doc: "total-order multicast by agreed numbers (ISIS): proposals max(A,P)+1 with the proposer's id, " +
 			"the largest agreed, hold-back reordered; -tiebreak none or -choose smallest break it (seed 001)",

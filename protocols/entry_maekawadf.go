@@ -30,7 +30,7 @@ func newMaekawaDF(v Values, rounds int) (*maekawadf.Protocol, error) {
 }
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "maekawa-df",
 		Doc:  "Maekawa's algorithm with timestamps and FAILED/INQUIRE/YIELD deadlock handling (seed 002)",
 		Params: []Param{

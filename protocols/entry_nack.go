@@ -17,7 +17,7 @@ var nackClaims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
 	invariants.ValidityName, invariants.McastAgreementName}
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "nack-mcast",
 		Doc: "scalable reliable multicast: only missing messages NACKed, NACKs multicast to the group, " +
 			"suppressed by another's NACK (seed 001, Scalable reliable multicasting)",

@@ -18,7 +18,7 @@ var (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name:   "fifo-mcast",
 		Doc:    "FIFO-ordered multicast: per-sender numbers, hold-back queue (seed 001, Implementing FIFO ordering)",
 		Params: mcastParams(),
@@ -34,7 +34,7 @@ func init() {
 			return orderedCosts(fifo.New(n, multicast.Workload{Msgs: 1, Senders: 1}), fifo.Kind, n)
 		},
 	})
-	register(Entry{
+	Register(Entry{
 		Name:   "causal-mcast",
 		Doc:    "causally-ordered multicast with vector clocks, conditions a. and b. (seed 001, Implementing causal ordering)",
 		Params: mcastParams(),

@@ -15,7 +15,7 @@ var reliableClaims = []string{invariants.IntegrityName, invariants.FIFOOrderName
 	invariants.ValidityName, invariants.McastAgreementName}
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "reliable-mcast",
 		Doc: "basic reliable multicast: S_P, history buffer emptied when all ACKed, L_Q(P), hold-back queue, " +
 			"retransmission requests (seed 001, Basic reliable multicasting)",

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "ricartagrawala",
 		Doc:  "Ricart-Agrawala mutual exclusion: timestamped requests to all, deferred replies (seed 000)",
 		Params: []Param{paramN("3"), paramRounds,

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "ringelection",
 		Doc: "ring election on a unidirectional ring, ids N-i: Chang-Roberts (several initiators, redundant elections " +
 			"killed off) or the enhanced ring (list of ids, crashed successors skipped) (seeds 001, 003)",

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "sequencer",
 		Doc: "total-order multicast by a sequencer: messages go to p0, which numbers them and multicasts them; " +
 			"hold-back until the number is reached; p0's crash blocks delivery (seed 001)",

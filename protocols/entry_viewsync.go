@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "viewsync",
 		Doc: "view-synchronous (atomic) multicast: a membership service installs views in total order after a flush; " +
 			"messages tied to their sender's view; all survivors deliver m or none does (seed 001)",

@@ -50,8 +50,16 @@ type Entry struct {
 
 var entries []Entry
 
-// register adds e to the registry; called from init functions.
-func register(e Entry) {
+// Register adds e to the registry, so that every command of package cli
+// (list, check, replay, costs and, with Live set, run) serves it. The
+// shipped protocols register from init functions; a user's own main
+// registers theirs before it calls cli.Main. Like http.Handle, it panics
+// on a programming error: an entry without a name or Build, or a name
+// already taken.
+func Register(e Entry) {
+	if e.Name == "" || e.Build == nil {
+		panic("protocols: Register needs an entry with a Name and a Build")
+	}
 	if _, ok := Lookup(e.Name); ok {
 		panic("protocols: duplicate entry " + e.Name)
 	}
