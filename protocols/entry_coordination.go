@@ -61,7 +61,7 @@ func init() {
 			default:
 				return nil, fmt.Errorf("parameter lease=%s: want on or off", clip.Quote(l))
 			}
-			return coordinationTarget(coordination.RegisterSpec(p, cfg))
+			return coordinationTarget(p, cfg)
 		},
 	})
 	Register(Entry{
@@ -80,7 +80,7 @@ func init() {
 			}
 			p := coordination.NewLock(r, c, false, false)
 			p.MaxEpoch = uint8(e)
-			return coordinationTarget(coordination.LockSpec(p, cfg))
+			return coordinationTarget(p, cfg)
 		},
 	})
 	Register(Entry{
@@ -109,14 +109,15 @@ func init() {
 			}
 			p := coordination.NewLock(r, c, true, seq)
 			p.MaxEpoch = uint8(e)
-			return coordinationTarget(coordination.LockSpec(p, cfg))
+			return coordinationTarget(p, cfg)
 		},
 	})
 }
 
-// coordinationTarget is a coordination spec as a Target, or its error
-// (never a Target holding a nil spec).
-func coordinationTarget(sp *checker.Spec[coordination.State, coordination.Msg], err error) (checker.Target, error) {
+// coordinationTarget is the spec of p's properties under cfg as a Target,
+// or its error (never a Target holding a nil spec).
+func coordinationTarget(p *coordination.Protocol, cfg model.Config) (checker.Target, error) {
+	sp, err := checker.NewSpec(p, cfg, coordination.Properties(p))
 	if err != nil {
 		return nil, err
 	}
