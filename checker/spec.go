@@ -39,8 +39,11 @@ func SpecOf[S, M any](sys *model.System[S, M], set property.Set[S, M]) *Spec[S, 
 // history recorded when set reads it (property.Set.History). It returns
 // model.NewSystem's error for a cfg that cannot take effect.
 func NewSpec[S, M any](p model.Protocol[S, M], cfg model.Config, set property.Set[S, M]) (*Spec[S, M], error) {
-	if set.History {
+	if set.History || set.HistoryByNode {
 		cfg.History = true
+	}
+	if set.HistoryByNode {
+		cfg.HistoryByNode = true
 	}
 	sys, err := model.NewSystem[S, M](p, cfg)
 	if err != nil {
@@ -49,11 +52,11 @@ func NewSpec[S, M any](p model.Protocol[S, M], cfg model.Config, set property.Se
 	return SpecOf(sys, set), nil
 }
 
-// Properties is the spec's property set, without the system (History
-// says whether the system records the history).
+// Properties is the spec's property set, without the system (History and
+// HistoryByNode say how the system records the history).
 func (sp *Spec[S, M]) Properties() property.Set[S, M] {
 	return property.Set[S, M]{Invariants: sp.Invariants, Deadlock: sp.Deadlock, Liveness: sp.Liveness,
-		History: sp.System.Config.History}
+		History: sp.System.Config.History, HistoryByNode: sp.System.Config.HistoryByNode}
 }
 
 // PropertyNames lists the properties the spec checks, in checking order.

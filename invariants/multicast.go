@@ -10,19 +10,20 @@ package invariants
 //	out.Output(DeliverRecord(id))  // the process delivers id to its application
 //	out.Output(ViewRecord(v, set)) // view-synchronous protocols: view v is installed
 //
-// and its spec turns on model.Config.History and model.Config.HistoryByNode
-// (protocols/multicastspec.go does both). The engine keeps the records per
+// and its property set (McastProperties) asks for model.Config.History
+// kept per node (property.Set.HistoryByNode; checker.NewSpec turns it on). The engine keeps the records per
 // node, each node's in the order it output them, and keeps a crashed
 // node's records (its deliveries happened). The properties below read
 // nothing else: not the protocol's state, not its clocks, not the engine's
 // request vectors. So a protocol cannot pass by what it believes, only by
 // what its processes did.
 //
-// In the registry (protocols/multicastspec.go), an entry takes its
-// parameters with mcastParams and mcastWorkload and builds its spec with
-// mcastSpec(p, cfg, v, mcastFamily{claims: ..., views: ...}): claims are
-// the properties the notes claim for it (checked by default), views says
-// that it outputs ViewRecords (only then may -props ask view-synchrony).
+// A protocol's package exports Claims, the properties the notes claim for
+// it, and Properties(p, props...), McastProperties over its claims. In the
+// registry (protocols/multicastspec.go), an entry takes its parameters
+// with mcastParams and mcastWorkload and builds its spec with mcastSpec(p,
+// cfg, v, views, pkg.Properties): views says that it outputs ViewRecords
+// (only then may -props ask view-synchrony).
 // Its costs (protocols/multicastcosts.go) run it with multicast.Measure on
 // an mcastScenario and lay each figure beside a formula with mcastRow.
 // protocols/multicast holds the shared pieces: MsgID, the Workload, the

@@ -112,8 +112,10 @@ type Set[S, M any] struct {
 	// exhaustive search (BFS or DFS) that found no safety violation.
 	Liveness []Liveness[S, M]
 	// History says that the properties read the world's history
-	// (model.Config.History): checker.NewSpec turns it on.
-	History bool
+	// (model.Config.History), HistoryByNode that they read it kept per
+	// node (model.Config.HistoryByNode, which implies History):
+	// checker.NewSpec turns them on.
+	History, HistoryByNode bool
 }
 
 // Names lists the properties of the set, in checking order: the

@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/besteffort"
@@ -18,8 +17,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mcastSpec(besteffort.New(n, wl), cfg, v, mcastFamily{claims: []string{
-				invariants.IntegrityName, invariants.ValidityName, invariants.McastAgreementName}})
+			return mcastSpec(besteffort.New(n, wl), cfg, v, false, besteffort.Properties)
 		},
 		Family: "multicast",
 		Costs:  bestEffortCosts,

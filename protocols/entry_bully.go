@@ -21,7 +21,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return electionSpec[bully.State, bully.Msg](bully.New(n), cfg, always)
+			p := bully.New(n)
+			return target(p, cfg, bully.Properties(p, always))
 		},
 		Family: "election",
 		Costs:  bullyCosts,

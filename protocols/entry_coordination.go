@@ -61,7 +61,7 @@ func init() {
 			default:
 				return nil, fmt.Errorf("parameter lease=%s: want on or off", clip.Quote(l))
 			}
-			return coordinationTarget(p, cfg)
+			return target(p, cfg, coordination.Properties(p))
 		},
 	})
 	Register(Entry{
@@ -80,7 +80,7 @@ func init() {
 			}
 			p := coordination.NewLock(r, c, false, false)
 			p.MaxEpoch = uint8(e)
-			return coordinationTarget(p, cfg)
+			return target(p, cfg, coordination.Properties(p))
 		},
 	})
 	Register(Entry{
@@ -109,17 +109,7 @@ func init() {
 			}
 			p := coordination.NewLock(r, c, true, seq)
 			p.MaxEpoch = uint8(e)
-			return coordinationTarget(p, cfg)
+			return target(p, cfg, coordination.Properties(p))
 		},
 	})
-}
-
-// coordinationTarget is the spec of p's properties under cfg as a Target,
-// or its error (never a Target holding a nil spec).
-func coordinationTarget(p *coordination.Protocol, cfg model.Config) (checker.Target, error) {
-	sp, err := checker.NewSpec(p, cfg, coordination.Properties(p))
-	if err != nil {
-		return nil, err
-	}
-	return sp, nil
 }

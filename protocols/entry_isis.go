@@ -38,7 +38,7 @@ func init() {
 			default:
 				return nil, fmt.Errorf("parameter choose=%s: want largest or smallest", clip.Quote(s))
 			}
-			return mcastSpec(p, cfg, v, mcastFamily{claims: totalClaims})
+			return mcastSpec(p, cfg, v, false, isis.Properties)
 		},
 		Family: "multicast",
 		Costs:  func(n int) ([]CostRow, error) { return isisCosts(n, isis.Total) },

@@ -23,7 +23,7 @@ func init() {
 				return nil, err
 			}
 			p := lamport.New(n, r)
-			return mutexSpec[lamport.State, lamport.Msg](p, cfg)
+			return target(p, cfg, lamport.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			n, err := v.Int("n", 2, lamport.MaxSites)

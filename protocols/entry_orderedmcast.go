@@ -2,19 +2,10 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/causal"
 	"github.com/coordcheck/coordcheck/protocols/multicast/fifo"
-)
-
-// What the notes claim for the ordered multicasts over reliable channels.
-var (
-	fifoClaims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
-		invariants.ValidityName, invariants.McastAgreementName}
-	causalClaims = []string{invariants.IntegrityName, invariants.FIFOOrderName, invariants.CausalOrderName,
-		invariants.ValidityName, invariants.McastAgreementName}
 )
 
 func init() {
@@ -27,7 +18,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mcastSpec(fifo.New(n, wl), cfg, v, mcastFamily{claims: fifoClaims})
+			return mcastSpec(fifo.New(n, wl), cfg, v, false, fifo.Properties)
 		},
 		Family: "multicast",
 		Costs: func(n int) ([]CostRow, error) {
@@ -47,7 +38,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mcastSpec(p, cfg, v, mcastFamily{claims: causalClaims})
+			return mcastSpec(p, cfg, v, false, causal.Properties)
 		},
 		Family: "multicast",
 		Costs: func(n int) ([]CostRow, error) {

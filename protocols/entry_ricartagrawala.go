@@ -26,7 +26,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mutexSpec[ra.State, ra.Msg](p, cfg)
+			return target(p, cfg, ra.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			p, err := newRicartAgrawala(v, mutex.Endless)

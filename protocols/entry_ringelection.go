@@ -32,7 +32,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return electionSpec[ringelection.State, ringelection.Msg](p, cfg, always)
+			return target(p, cfg, ringelection.Properties(p, always))
 		},
 		Family: "election",
 		Costs: func(n int) ([]CostRow, error) {

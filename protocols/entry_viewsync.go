@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/viewsync"
@@ -19,9 +18,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mcastSpec(viewsync.New(n, wl), cfg, v, mcastFamily{views: true, claims: []string{
-				invariants.IntegrityName, invariants.ViewSynchronyName, invariants.AllOrNoneName,
-				invariants.ValidityName, invariants.McastAgreementName}})
+			return mcastSpec(viewsync.New(n, wl), cfg, v, true, viewsync.Properties)
 		},
 		Family: "multicast",
 		Costs:  viewsyncCosts,

@@ -27,8 +27,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mutexSpec[voting.State, voting.Msg](p, cfg,
-				checker.Invariant[voting.State, voting.Msg]{Name: voting.VotesAccurateName, Holds: p.VotesAccurate})
+			return target(p, cfg, voting.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			p, err := newVoting(v, mutex.Endless)

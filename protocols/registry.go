@@ -16,6 +16,7 @@ import (
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // Param is one parameter of a protocol.
@@ -186,3 +187,14 @@ var (
 	paramN      = func(def string) Param { return Param{"n", def, "number of processes"} }
 	paramRounds = Param{"rounds", "1", "critical sections each process enters (bounds the state space)"}
 )
+
+// target is the spec of set, the properties p's package exports, on p's
+// system under cfg, as a Target; or model.NewSystem's error (never a
+// Target holding a nil spec).
+func target[S, M any](p model.Protocol[S, M], cfg model.Config, set property.Set[S, M]) (checker.Target, error) {
+	sp, err := checker.NewSpec(p, cfg, set)
+	if err != nil {
+		return nil, err
+	}
+	return sp, nil
+}
