@@ -24,12 +24,8 @@ func (twoTokens) Init(self model.NodeID, out *model.Out[mymutex.Msg]) mymutex.St
 // The checker finds the bug: each process requests and gets a token,
 // and both are in the critical section, 4 steps in.
 func TestTwoTokensViolateMutualExclusion(t *testing.T) {
-	p := twoTokens{}
-	sp := &checker.Spec[mymutex.State, mymutex.Msg]{
-		System:     model.MustNewSystem[mymutex.State, mymutex.Msg](p, model.Config{}),
-		Invariants: []checker.Invariant[mymutex.State, mymutex.Msg]{invariants.MutualExclusion[mymutex.State, mymutex.Msg](p)},
-		Deadlock:   true,
-	}
+	sp, err := checker.NewSpec(twoTokens{}, model.Config{}, mymutex.Properties())
+	require.NoError(t, err)
 	rep := sp.Check(checker.Options{})
 	require.Empty(t, rep.Error)
 	require.Equal(t, checker.Violated, rep.Verdict)

@@ -4,9 +4,9 @@
 package mymutex
 
 import (
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // State and Msg are plain values: coordcheck derives their encoding.
@@ -38,26 +38,22 @@ func (Mutex) Inputs(_ model.NodeID, s State, dst []model.Input) []model.Input {
 }
 
 func (Mutex) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
-	switch {
-	case ev.Input == "request":
-		s.Wants = true
-	case ev.Input == "exit":
-		s.Wants = false
-	default: // the token arrives
+	if ev.Kind == model.Receive {
 		s.Token = true
+	} else { // an input: request, or exit
+		s.Wants = ev.Input == "request"
 	}
-	if s.Token && !s.Wants { // pass it on
+	if s.Token && !s.Wants { // pass the token on
 		s.Token = false
 		out.Send(1-self, Msg{})
 	}
 	return s
 }
 
-// Spec is what to check: mutual exclusion, and no deadlock.
-func Spec() *checker.Spec[State, Msg] {
-	return &checker.Spec[State, Msg]{
-		System:     model.MustNewSystem[State, Msg](Mutex{}, model.Config{}),
-		Invariants: []checker.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](Mutex{})},
+// Properties is what to check: mutual exclusion, and no deadlock.
+func Properties() property.Set[State, Msg] {
+	return property.Set[State, Msg]{
+		Invariants: []property.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](Mutex{})},
 		Deadlock:   true,
 	}
 }
