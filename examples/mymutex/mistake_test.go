@@ -1,12 +1,17 @@
 package mymutex_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/cli"
 	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
+	"github.com/coordcheck/coordcheck/protocols"
 )
 
 // A codec mistake a user might make: a state that holds a pointer, which
@@ -35,6 +40,18 @@ func TestCodecMistakeIsOneError(t *testing.T) {
 	_, err := model.NewSystem[lockState, lockMsg](pointerLock{}, model.Config{})
 	require.EqualError(t, err, want)
 	require.PanicsWithValue(t, "model: "+want, func() { model.MustNewSystem[lockState, lockMsg](pointerLock{}, model.Config{}) })
+	_, err = checker.NewSpec(pointerLock{}, model.Config{}, property.Set[lockState, lockMsg]{Deadlock: true})
+	require.EqualError(t, err, want)
 	_, err = live.Start[lockState, lockMsg](pointerLock{}, live.Options{})
 	require.EqualError(t, err, want)
+
+	// From a user's own command line: one line, exit 2 (bad usage).
+	protocols.Register(protocols.Entry{Name: "pointer-lock", Doc: "a lock whose state holds a pointer",
+		Build: func(_ protocols.Values, cfg model.Config) (checker.Target, error) {
+			return checker.NewSpec(pointerLock{}, cfg, property.Set[lockState, lockMsg]{Deadlock: true})
+		}})
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 2, cli.Main([]string{"check", "pointer-lock"}, &stdout, &stderr))
+	require.Empty(t, stdout.String())
+	require.Equal(t, "coordcheck: pointer-lock: "+want+"\n", stderr.String())
 }
