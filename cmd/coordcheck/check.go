@@ -64,7 +64,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	liveness := fs.Bool("liveness", true, "check liveness properties too (keeps the state graph in memory)")
 	skip := fs.String("skip", "", "comma-separated properties not to check")
 	out := fs.String("o", "", "write the counterexample to this file")
-	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here (default: next to -o FILE)")
+	html := fs.String("html", "", "write the counterexample's sequence diagram here, one HTML file (default for a linearizability violation: next to -o FILE)")
 	history := fs.String("history", "", "write the client history of a linearizability violation here as Jepsen EDN, for lincheck -model kv")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
@@ -245,7 +245,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if written {
 		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
 	}
-	if err := writeVisualization(stdout, rep.Counterexample, *html, *out); err != nil {
+	if err := writeVisualization(stdout, target, fmt.Sprintf("%s %s  network=%s faults=%s", name, values, cfg.Network, cfg.Faults), rep.Counterexample, *html, *out); err != nil {
 		lateErrs = append(lateErrs, fmt.Sprintf("writing the visualization: %v", err))
 	}
 	if err := writeHistory(stdout, rep.Counterexample, *history); err != nil {
@@ -342,8 +342,10 @@ search flags:
   -liveness=false      check safety only (liveness keeps the whole state graph)
   -skip P,Q            do not check these properties (to reach the one behind them)
   -o FILE              write the counterexample file
-  -html FILE           write porcupine's visualization of a linearizability
-                       violation (default: FILE.html next to -o FILE)
+  -html FILE           write the counterexample as a sequence diagram: one
+                       self-contained HTML file (a linearizability violation's
+                       carries porcupine's view of the history; default for
+                       one: FILE.html next to -o FILE)
   -history FILE        write the client history of a linearizability
                        violation as Jepsen EDN, which lincheck -model kv reads
   -json                print one JSON object (verdict, counts, coverage, timing, trace)
