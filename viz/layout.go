@@ -19,7 +19,7 @@ const (
 const (
 	msgDelivered = "delivered"
 	msgReordered = "reordered" // delivered before a message sent earlier on its link
-	msgDup       = "duplicate"       // a copy made by a dup fault, delivered
+	msgDup       = "duplicate" // a copy made by a dup fault, delivered
 	msgLost      = "lost"      // dropped by a fault, or lost at once (receiver down, partition)
 	msgInFlight  = "inflight"  // still in the network at the end
 )

@@ -14,6 +14,7 @@ import (
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols"
+	"github.com/coordcheck/coordcheck/viz"
 )
 
 // checkJSON is the one object `check -json` prints.
@@ -245,7 +246,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if written {
 		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
 	}
-	if err := writeVisualization(stdout, target, fmt.Sprintf("%s %s  network=%s faults=%s", name, values, cfg.Network, cfg.Faults), rep.Counterexample, *html, *out); err != nil {
+	if err := writeVisualization(stdout, func() (*viz.Diagram, error) {
+		f := counterexamples.FromTrace(name, values.Map(), cfg, rep.Counterexample)
+		f.Skip = skipped
+		return viz.New(target, counterexamples.Title(f), rep.Counterexample)
+	}, rep.Counterexample, *html, *out); err != nil {
 		lateErrs = append(lateErrs, fmt.Sprintf("writing the visualization: %v", err))
 	}
 	if err := writeHistory(stdout, rep.Counterexample, *history); err != nil {

@@ -15,7 +15,7 @@ import (
 // before the diagrams existed. A linearizability violation's diagram
 // carries porcupine's view of the history. Nothing is written without a
 // counterexample.
-func writeVisualization(stdout io.Writer, target checker.Target, title string, tr *checker.Trace, path, cexPath string) error {
+func writeVisualization(stdout io.Writer, diagram func() (*viz.Diagram, error), tr *checker.Trace, path, cexPath string) error {
 	if path == "" && cexPath != "" && tr != nil && tr.Property == linearizability.PropertyName {
 		path = cexPath + ".html"
 	}
@@ -26,7 +26,7 @@ func writeVisualization(stdout io.Writer, target checker.Target, title string, t
 		fmt.Fprintf(stdout, "no counterexample, so no sequence diagram written to %s\n", path)
 		return nil
 	}
-	d, err := viz.New(target, title, tr)
+	d, err := diagram()
 	if err != nil {
 		return err
 	}

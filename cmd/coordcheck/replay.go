@@ -10,6 +10,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/counterexamples"
 	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/viz"
 )
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
@@ -76,12 +77,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	default:
 		fmt.Fprintf(stdout, "not reproduced: no property is violated after the replay (the file records %s)\n", f.Property)
 	}
-	target, err := counterexamples.Target(f)
-	if err != nil {
-		return 0, usageError("%s: %v", path, err)
-	}
-	title := fmt.Sprintf("%s %s  network=%s faults=%s", f.Protocol, counterexamples.FormatParams(f.Params), cfg.Network, cfg.Faults)
-	if err := writeVisualization(stdout, target, title, res.Trace, *html, ""); err != nil {
+	if err := writeVisualization(stdout, func() (*viz.Diagram, error) { return counterexamples.Diagram(f, res.Trace) }, res.Trace, *html, ""); err != nil {
 		return 0, usageError("writing the visualization: %v", err)
 	}
 	return code, nil
