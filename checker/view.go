@@ -68,6 +68,8 @@ type Exploration interface {
 	// TakeLine applies the enabled action whose line is line (blanks
 	// folded, as in counterexample files); false when none is.
 	TakeLine(line string) bool
+	// Trace is the path taken so far, with what each step did.
+	Trace() *Trace
 }
 
 // Explorable is implemented by the targets that can be explored: every
@@ -80,21 +82,49 @@ var _ Explorable = (*Spec[int, int])(nil)
 
 // Explore starts an exploration of sp at its initial world.
 func (sp *Spec[S, M]) Explore() Exploration {
-	return sp.Simulate().(*simulation[S, M])
+	return &exploration[S, M]{simulation: sp.Simulate().(*simulation[S, M])}
 }
 
-func (s *simulation[S, M]) TakeLine(line string) bool {
+// exploration is a simulation that records its steps, as a trace does.
+type exploration[S, M any] struct {
+	*simulation[S, M]
+	steps []Step
+}
+
+func (e *exploration[S, M]) Take(i int) {
+	a := e.acts[i]
+	line := e.sys.FormatAction(e.cur, a)
+	e.simulation.Take(i)
+	st := Step{Action: line, Node: a.Node.String(), State: e.sys.P.FormatState(a.Node, e.cur.Nodes[a.Node]),
+		Sends: e.sys.FormatSends(e.cur, a.Node)}
+	if outs := e.sys.LastOut().Outputs(); len(outs) > 0 {
+		st.Outputs = append([]string(nil), outs...)
+	}
+	e.steps = append(e.steps, st)
+}
+
+func (e *exploration[S, M]) TakeLine(line string) bool {
 	want := model.NormalizeAction(line)
-	for i, a := range s.acts {
-		if s.sys.FormatAction(s.cur, a) == want {
-			s.Take(i)
+	for i, a := range e.acts {
+		if e.sys.FormatAction(e.cur, a) == want {
+			e.Take(i)
 			return true
 		}
 	}
 	return false
 }
 
-func (s *simulation[S, M]) View() View {
+// Trace is the path taken so far, as a counterexample's trace: its
+// Property is the first property the current world violates ("" when
+// none is).
+func (e *exploration[S, M]) Trace() *Trace {
+	prop, why := e.Violation()
+	return &Trace{Property: prop, Detail: why, Steps: append([]Step(nil), e.steps...), Final: e.sys.FormatWorld(e.cur),
+		History: append([]model.Record(nil), e.cur.History...)}
+}
+
+func (e *exploration[S, M]) View() View {
+	s := e.simulation
 	sys, w := s.sys, s.cur
 	var v View
 	cs, _ := any(sys.P).(interface{ InCS(model.NodeID, S) bool })
@@ -128,7 +158,8 @@ func (s *simulation[S, M]) View() View {
 	return v
 }
 
-func (s *simulation[S, M]) Properties() []PropertyState {
+func (e *exploration[S, M]) Properties() []PropertyState {
+	s := e.simulation
 	sp, w := s.sp, s.cur
 	var out []PropertyState
 	for i := range sp.Invariants {

@@ -68,7 +68,7 @@ func Views(target checker.Target, tr *checker.Trace) ([]checker.View, error) {
 //go:embed diagram.html.tmpl
 var diagramTmpl string
 
-//go:embed diagram.css
+//go:embed static/diagram.css
 var diagramCSS string
 
 //go:embed diagram.js
