@@ -101,6 +101,13 @@ type Report struct {
 	Walks          uint64  `json:"walks,omitempty"`
 	StepsPerSecond float64 `json:"steps_per_second,omitempty"`
 	FailingWalk    *int    `json:"failing_walk,omitempty"`
+	// Levels, when recorded (RecordLevels), counts a BFS's states level
+	// by level.
+	Levels []LevelCount `json:"levels,omitempty"`
+	// FailingWalkLengths is how long the failing walks of a random or
+	// swarm search were, before shrinking: how many walks failed after
+	// each number of steps, shortest first.
+	FailingWalkLengths []LengthCount `json:"failing_walk_lengths,omitempty"`
 	ShrunkFrom     int     `json:"shrunk_from,omitempty"`
 }
 

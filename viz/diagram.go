@@ -23,6 +23,10 @@ type Diagram struct {
 	// History, when set, is porcupine's HTML view of the trace's client
 	// history (a linearizability violation), shown inside the page.
 	History string
+	// Summary and Charts, when set, say how the search that found the
+	// trace went (a check's report: see SearchCharts).
+	Summary string
+	Charts  []string
 }
 
 // HistoryTimeout bounds porcupine when it draws the history of a
@@ -105,6 +109,10 @@ func (d *Diagram) WriteHTML(w io.Writer) error {
 			World: d.Views[i+1], Cycle: loop >= 0 && i >= loop})
 	}
 	l := lay(tr, d.Views)
+	var charts []template.HTML
+	for _, c := range d.Charts {
+		charts = append(charts, template.HTML(c))
+	}
 	data := map[string]any{
 		"Title":     d.Title,
 		"Property":  tr.Property,
@@ -118,6 +126,9 @@ func (d *Diagram) WriteHTML(w io.Writer) error {
 		"JS":        template.JS(diagramJS),
 		"History":   d.History,
 		"Legend":    legend(l),
+		"Summary":   d.Summary,
+		"Charts":    charts,
+		"ChartCSS":  template.CSS(chartCSS),
 	}
 	return pageTmpl.Execute(w, data)
 }

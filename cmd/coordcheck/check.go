@@ -175,8 +175,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, usageError("-cpuprofile: %v", err)
 		}
 	}
+	// Reports drawn or printed as JSON carry the states of each BFS level.
+	recordLevels := func(*checker.Report) {}
+	if *html != "" || *asJSON {
+		recordLevels = checker.RecordLevels(&opts)
+	}
 	searchStarted()
 	rep := target.Check(opts)
+	recordLevels(rep)
 	if *cpuProfile != "" {
 		pprof.StopCPUProfile()
 	}
@@ -246,10 +252,34 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if written {
 		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
 	}
+	f := counterexamples.FromTrace(name, values.Map(), cfg, &checker.Trace{})
+	f.Skip = skipped
+	title := counterexamples.Title(f)
+	var summary strings.Builder
+	printSummary(&summary, rep, *exhaust)
+	// The page's counts, without times or memory: the same check draws
+	// the same page.
+	counts := fmt.Sprintf("states %s  transitions %s  depth %d", group(rep.States), group(rep.Transitions), rep.Depth)
+	if rep.Walks > 0 {
+		counts = fmt.Sprintf("walks %s  steps %s  distinct states seen %s  max depth %d  seed %d",
+			group(rep.Walks), group(rep.Transitions), group(rep.States), rep.Depth, rep.Seed)
+	}
+	if rep.Counterexample == nil && *html != "" {
+		err := writeFileAtomic(*html, func(w io.Writer) error {
+			return viz.WriteReportHTML(w, title, lastLine(summary.String()), counts, rep)
+		})
+		if err != nil {
+			lateErrs = append(lateErrs, fmt.Sprintf("writing the report: %v", err))
+		} else {
+			fmt.Fprintf(stdout, "report written to %s\n", *html)
+		}
+	}
 	if err := writeVisualization(stdout, func() (*viz.Diagram, error) {
-		f := counterexamples.FromTrace(name, values.Map(), cfg, rep.Counterexample)
-		f.Skip = skipped
-		return viz.New(target, counterexamples.Title(f), rep.Counterexample)
+		d, err := viz.New(target, title, rep.Counterexample)
+		if err == nil {
+			d.Summary, d.Charts = counts, viz.SearchCharts(rep)
+		}
+		return d, err
 	}, rep.Counterexample, *html, *out); err != nil {
 		lateErrs = append(lateErrs, fmt.Sprintf("writing the visualization: %v", err))
 	}
@@ -412,4 +442,10 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// lastLine is the last line of a printed summary: its verdict.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s[strings.LastIndex(s, "\n")+1:]
 }
