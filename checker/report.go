@@ -108,7 +108,7 @@ type Report struct {
 	// swarm search were, before shrinking: how many walks failed after
 	// each number of steps, shortest first.
 	FailingWalkLengths []LengthCount `json:"failing_walk_lengths,omitempty"`
-	ShrunkFrom     int     `json:"shrunk_from,omitempty"`
+	ShrunkFrom         int           `json:"shrunk_from,omitempty"`
 }
 
 // PropertyCount is the number of violating states of one property.

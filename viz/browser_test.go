@@ -217,3 +217,43 @@ func TestBrowserExplorerWalksToMaekawaDeadlock(t *testing.T) {
 	require.Equal(t, "holds", text(t, ctx, `tr[data-prop="no-deadlock"] .status`))
 	require.Equal(t, []any{srv.URL + "/static/explore.css", srv.URL + "/static/diagram.css", srv.URL + "/static/explore.js"}, resources(t, ctx), "the explorer fetches its assets, from itself")
 }
+
+// The mutex costs plotted against N, in Chromium: each chart has a
+// measured line with its points and a dashed formula line per algorithm.
+func TestBrowserCostsPlot(t *testing.T) {
+	ctx := browser(t)
+	var samples []viz.CostSample
+	for _, e := range protocols.All() {
+		if e.Family != "mutex" || e.Costs == nil {
+			continue
+		}
+		for n := 3; n <= 8; n++ {
+			rows, err := e.Costs(n)
+			require.NoError(t, err)
+			sm := viz.CostSample{Protocol: e.Name, N: n}
+			for _, r := range rows {
+				if m, f, ok := viz.ParseCost(r.Measured, r.Formula); ok {
+					sm.Rows = append(sm.Rows, viz.CostRow{Metric: r.Metric, Measured: m, Formula: f})
+				}
+			}
+			samples = append(samples, sm)
+		}
+	}
+	page := filepath.Join(t.TempDir(), "costs.html")
+	fh, err := os.Create(page)
+	require.NoError(t, err)
+	require.NoError(t, viz.WriteCostsHTML(fh, "mutex", samples))
+	require.NoError(t, fh.Close())
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitVisible(chromedp.CSS("svg.chart"))))
+	require.Equal(t, 6.0, eval[float64](t, ctx, `document.querySelectorAll('svg.chart').length`))
+	first := `document.querySelector('svg.chart')`
+	require.Equal(t, "messages per entry", eval[string](t, ctx, first+`.querySelector('.title').textContent`))
+	require.Equal(t, []any{"centralized", "lamport", "maekawa", "maekawa-df", "ricartagrawala", "voting"},
+		eval[[]any](t, ctx, `[...`+first+`.querySelectorAll('g.series.measured')].map(g => g.dataset.name)`))
+	require.Equal(t, 6.0, eval[float64](t, ctx, first+`.querySelectorAll('g.series.formula').length`))
+	// Six points a line, drawn inside the plot.
+	require.Equal(t, 36.0, eval[float64](t, ctx, first+`.querySelectorAll('g.series.measured circle').length`))
+	require.Equal(t, "6 4", eval[string](t, ctx, `getComputedStyle(`+first+`.querySelector('g.series.formula path')).strokeDasharray.replace(/px/g, '').replace(',', '')`))
+	require.Empty(t, resources(t, ctx), "the plots fetch nothing")
+	screenshot(t, ctx, "costs-mutex.png")
+}
