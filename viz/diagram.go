@@ -43,7 +43,7 @@ func New(target checker.Target, title string, tr *checker.Trace) (*Diagram, erro
 	d := &Diagram{Title: title, Trace: tr, Views: views}
 	if tr.Property == linearizability.PropertyName {
 		var b bytes.Buffer
-		if err := linearizability.VisualizeTrace(&b, tr, HistoryTimeout); err != nil {
+		if err := linearizability.VisualizeTrace(&b, tr.History, HistoryTimeout); err != nil {
 			return nil, fmt.Errorf("the history's view: %v", err)
 		}
 		d.History = b.String()
