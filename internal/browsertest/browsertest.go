@@ -8,6 +8,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,32 +19,63 @@ import (
 // ChromiumPath is Debian's Chromium, which .ci/run installs.
 const ChromiumPath = "/usr/bin/chromium"
 
-// Start starts headless Chromium for one test, with the flags this
-// machine's closed network needs, or skips the test when it is not
-// installed.
+// shared is the one browser of a test binary: each test opens a tab in
+// it (starting Chromium costs seconds; a tab, milliseconds).
+var shared struct {
+	once   sync.Once
+	ctx    context.Context
+	cancel func()
+	dir    string
+	err    error
+}
+
+// Start opens a tab in headless Chromium for one test, starting the
+// browser first (with the flags this machine's closed network needs), or
+// skips the test when Chromium is not installed. The browser lives until
+// Close.
 func Start(t *testing.T) context.Context {
 	t.Helper()
 	if _, err := os.Stat(ChromiumPath); err != nil {
 		t.Skipf("no browser: %s is missing (apt-get install chromium; .ci/run installs it)", ChromiumPath)
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(ChromiumPath),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// A page left by the back button is loaded again, not restored from
-		// memory, so that queries see its new document.
-		chromedp.Flag("disable-features", "BackForwardCache"),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1400, 1000),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	shared.once.Do(func() {
+		if shared.dir, shared.err = os.MkdirTemp("", "coordcheck-chromium-"); shared.err != nil {
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(ChromiumPath),
+			chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			// A page left by the back button is loaded again, not restored
+			// from memory, so that queries see its new document.
+			chromedp.Flag("disable-features", "BackForwardCache"),
+			chromedp.UserDataDir(shared.dir),
+			chromedp.WindowSize(1400, 1000),
+		}
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		bctx, cancelBrowser := chromedp.NewContext(actx)
+		shared.ctx, shared.cancel = bctx, func() { cancelBrowser(); cancelAlloc() }
+		shared.err = chromedp.Do(bctx) // starts the browser
+	})
+	require.NoError(t, shared.err, "starting %s", ChromiumPath)
+	tab, cancelTab := chromedp.NewContext(shared.ctx)
+	ctx, cancelTimeout := context.WithTimeout(tab, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelTab() })
 	return ctx
+}
+
+// Close ends the browser, if one was started; a package's TestMain calls
+// it after the tests.
+func Close() {
+	if shared.cancel != nil {
+		shared.cancel()
+	}
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
 }
 
 // Open loads url and waits until an element matches the CSS selector.
