@@ -60,6 +60,9 @@ func TestMaekawaDeadlockDiagram(t *testing.T) {
 func TestDiagramDrawsFaultsRolesAndCycles(t *testing.T) {
 	page := draw(t, "tokenring/plain-token-lost.cex")
 	require.Equal(t, 1, count(page, "msg lost"), "the dropped token")
+	// In flight from the start (the initial holder passes it on), dropped
+	// at step 4: the line ends half-way to p1, in row 4, with a cross.
+	require.Contains(t, page, `data-from="p0" data-to="p1" data-sent="0" data-fate="4"><title>p0->p1 TOKEN: sent at step 0, lost at step 4</title><path d="M345,72 L420,200"/><path class="cross" d="M415,195 l10,10 m0,-10 l-10,10"/>`)
 
 	page = draw(t, "ricartagrawala/dup-reply.cex")
 	require.Equal(t, 1, count(page, "msg duplicate copy"), "the copy of the duplicated reply, delivered")

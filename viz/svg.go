@@ -127,11 +127,12 @@ func (s *svgWriter) arrow(a arrow, lanes []string, rows int) {
 	label := esc(clipText(a.Text, 22))
 	switch {
 	case a.Kind == msgLost:
-		// Half-way to the receiver, then a cross.
+		// Half-way to the receiver, then a cross at the step that lost
+		// it (half a row down when it was lost as it was sent).
 		if a.Fate == a.Sent {
 			y1 = y0 + rowH/2
 		}
-		mx, my := (x0+x1)/2, (y0+y1)/2
+		mx, my := (x0+x1)/2, y1
 		if a.From == a.To {
 			mx = x0 + 40
 		}
