@@ -65,7 +65,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	liveness := fs.Bool("liveness", true, "check liveness properties too (keeps the state graph in memory)")
 	skip := fs.String("skip", "", "comma-separated properties not to check")
 	out := fs.String("o", "", "write the counterexample to this file")
-	html := fs.String("html", "", "write the counterexample's sequence diagram here, one HTML file (default for a linearizability violation: next to -o FILE)")
+	html := fs.String("html", "", "write the counterexample's sequence diagram (or, without one, the report) here, one HTML file (default for a linearizability violation: next to -o FILE)")
 	history := fs.String("history", "", "write the client history of a linearizability violation here as Jepsen EDN, for lincheck -model kv")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
@@ -380,7 +380,8 @@ search flags:
   -html FILE           write the counterexample as a sequence diagram: one
                        self-contained HTML file (a linearizability violation's
                        carries porcupine's view of the history; default for
-                       one: FILE.html next to -o FILE)
+                       one: FILE.html next to -o FILE); without one, the
+                       report; both with the states per BFS level (-workers 2+)
   -history FILE        write the client history of a linearizability
                        violation as Jepsen EDN, which lincheck -model kv reads
   -json                print one JSON object (verdict, counts, coverage, timing, trace)
