@@ -187,6 +187,7 @@ walks:
 			}
 			if f := res.fail; f != nil {
 				failing++
+				rep.countFailingWalk(len(f.path))
 				if best == nil || len(f.path) < len(best.path) {
 					best = f
 				}
