@@ -86,6 +86,9 @@ type Options struct {
 	Seed  uint64
 	Walks int
 	Walk  *int
+	// Shard, when set, runs only the walks of one shard of the run (walk
+	// k belongs to shard k mod Count; see shard.go and MergeShards).
+	Shard *Shard
 
 	// Checkpoint, when set, is a file BFS writes its state to every
 	// CheckpointEvery (default DefaultCheckpointEvery) and when a time,

@@ -102,6 +102,10 @@ type Report struct {
 	StepsPerSecond float64 `json:"steps_per_second,omitempty"`
 	FailingWalk    *int    `json:"failing_walk,omitempty"`
 	ShrunkFrom     int     `json:"shrunk_from,omitempty"`
+	// Shard says which shard of a run the report covers (Options.Shard),
+	// and Failures lists that shard's failing walks, for MergeShards.
+	Shard    *ShardInfo    `json:"shard,omitempty"`
+	Failures []WalkFailure `json:"failures,omitempty"`
 }
 
 // PropertyCount is the number of violating states of one property.
@@ -150,3 +154,14 @@ type Step struct {
 
 // MarshalText writes the verdict's word, for JSON.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// UnmarshalText reads the verdict's word, for reports read back (merge).
+func (v *Verdict) UnmarshalText(b []byte) error {
+	for _, w := range []Verdict{Pass, Violated, Inconclusive} {
+		if string(b) == w.String() {
+			*v = w
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown verdict %q", b)
+}

@@ -23,6 +23,10 @@ type checkJSON struct {
 	Network  string            `json:"network"`
 	Faults   string            `json:"faults"`
 	Mode     string            `json:"mode"`
+	// Identity names the system and the search (the protocol, its
+	// parameters, the configuration and the flags that shape the walks),
+	// so that merge combines only shards of one run.
+	Identity string `json:"identity"`
 	*checker.Report
 	ExitCode int `json:"exit_code"`
 }
@@ -56,6 +60,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	seed := fs.Uint64("seed", 1, "random and swarm: the seed of every walk's stream")
 	walks := fs.Int("walks", checker.DefaultWalks, "random and swarm: the number of walks")
 	walk := fs.Int("walk", -1, "random and swarm: run only this walk (to replay it)")
+	shard := fs.String("shard", "", "random and swarm: run only shard i/n of the walks (walk k is shard k mod n; merge combines the -json reports)")
 	maxStates := fs.Uint64("max-states", 0, "stop after this many distinct states (0: no bound)")
 	maxDepth := fs.Int("max-depth", 0, "do not expand states deeper than this (0: no bound)")
 	maxMem := fs.Uint64("max-memory", defaultMaxMemoryMB(), "stop when the search holds this many MB (default: 3/4 of the memory available at start)")
@@ -107,6 +112,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	opts.Seed, opts.Walks = *seed, *walks
 	if *walk >= 0 {
 		opts.Walk = walk
+	}
+	if *shard != "" {
+		sh, err := checker.ParseShard(*shard)
+		if err != nil {
+			return 0, usageError("-shard: %v", err)
+		}
+		opts.Shard = &sh
 	}
 	given := map[string]string{}
 	fs.Visit(func(f *flag.Flag) {
@@ -215,7 +227,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(checkJSON{name, values.Map(), cfg.Network.String(), cfg.Faults.String(), *mode, rep, code}); err != nil {
+		runID := fmt.Sprintf("%s mode=%s seed=%d walks=%d max-depth=%d liveness=%v exhaust=%v",
+			identity, *mode, *seed, *walks, *maxDepth, *liveness, *exhaust)
+		if err := enc.Encode(checkJSON{name, values.Map(), cfg.Network.String(), cfg.Faults.String(), *mode, runID, rep, code}); err != nil {
 			return 0, err
 		}
 		return code, nil
@@ -321,6 +335,9 @@ search flags:
                        random (random walks), swarm (walks with varied biases)
   -seed S -walks N     random and swarm: seed and number of walks (default 1, 10000)
   -walk K              random and swarm: run only walk K (replays a failing walk)
+  -shard I/N           random and swarm: run only the walks k with k mod N = I
+                       (0 <= I < N); 'coordcheck merge' combines the N shards'
+                       -json reports into the unsharded run's verdict
   -network fifo|unordered
                        channel semantics (default fifo: reliable, FIFO per link)
   -faults SPEC         fault budget per execution (default none), comma-separated:

@@ -11,6 +11,7 @@
 //	coordcheck costs FAMILY [-n N]       measure message counts and delays
 //	coordcheck lincheck [flags] FILE     check a recorded history for linearizability
 //	coordcheck run PROTOCOL [flags]      run a protocol for real over TCP and judge the observed run
+//	coordcheck merge [-json] FILE...     combine the -json reports of a sharded random or swarm run
 //
 // Exit codes: 0 every property holds within the bounds; 1 a property is
 // violated; 2 bad usage, parameters or file; 3 inconclusive (a bound was
@@ -47,6 +48,7 @@ usage:
   coordcheck costs FAMILY [flags]      measure message counts and delays beside the notes' formulas
   coordcheck lincheck [flags] FILE     check a recorded Jepsen history for linearizability
   coordcheck run PROTOCOL [flags]      run a protocol for real (TCP on 127.0.0.1), with faults, and judge what happened
+  coordcheck merge [-json] FILE...     combine the shards' check -json reports (check -shard i/n) into one verdict
 
 Run 'coordcheck COMMAND -h' for the flags of a command.
 Exit codes: 0 pass, 1 violated, 2 bad usage or input, 3 inconclusive (bound reached).
@@ -77,11 +79,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdLincheck(args[1:], stdout)
 	case "run":
 		code, err = cmdRun(args[1:], stdout, stderr)
+	case "merge":
+		code, err = cmdMerge(args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usageError("unknown command %s (valid: list, check, replay, costs, lincheck, run)", clip.Quote(args[0]))
+		err = usageError("unknown command %s (valid: list, check, replay, costs, lincheck, run, merge)", clip.Quote(args[0]))
 	}
 	if err != nil {
 		// One line of readable length, whatever the input quoted in it.

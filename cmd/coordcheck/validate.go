@@ -51,6 +51,9 @@ var checkFlagRules = []flagRule{
 		return r.unlessGiven("walk", "only that walk runs")
 	}},
 	{flag: "walk", modes: walkModes},
+	{flag: "shard", modes: walkModes, needs: func(r *checkRequest) string {
+		return r.unlessGiven("walk", "only that walk runs")
+	}},
 	{flag: "exhaust", needs: func(r *checkRequest) string {
 		return r.unlessGiven("walk", "one walk runs and stops at its violation")
 	}},
