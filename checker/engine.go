@@ -89,6 +89,9 @@ type Options struct {
 	// Shard, when set, runs only the walks of one shard of the run (walk
 	// k belongs to shard k mod Count; see shard.go and MergeShards).
 	Shard *Shard
+	// Symmetry stores one state per orbit of the protocol's
+	// interchangeable nodes (symmetry.go; BFS and DFS, safety only).
+	Symmetry bool
 
 	// Checkpoint, when set, is a file BFS writes its state to every
 	// CheckpointEvery (default DefaultCheckpointEvery) and when a time,
@@ -139,6 +142,9 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	}
 	if rep := sp.selfCheck(); rep != nil {
 		return rep
+	}
+	if opts.Symmetry {
+		return sp.checkSymmetric(opts)
 	}
 	if opts.Strategy == Random || opts.Strategy == Swarm {
 		return sp.walk(opts)
@@ -465,18 +471,25 @@ type expander[S, M any] struct {
 	sys       *model.System[S, M]
 	cur, next model.World[S, M]
 	acts      []model.Action
-	enc       []byte   // the current state's encoding
-	spans     []uint32 // where each node's encoding ends in enc
-	buf       []byte   // the last successor's encoding
+	enc       []byte                // the current state's encoding
+	spans     []uint32              // where each node's encoding ends in enc
+	buf       []byte                // the last successor's encoding
+	sym       *model.Symmetry[S, M] // nil unless the search reduces by symmetry
 }
 
 func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
-	return &expander[S, M]{sys: sp.System.Clone()}
+	x := &expander[S, M]{sys: sp.System.Clone()}
+	x.sym = sp.canonicaliser(x.sys)
+	return x
 }
 
 // initial returns the initial state's fingerprint and encoding.
 func (x *expander[S, M]) initial() (uint64, []byte) {
-	enc := x.sys.Encode(nil, x.sys.Init())
+	w := x.sys.Init()
+	enc := x.sys.Encode(nil, w)
+	if x.sym != nil {
+		enc = x.sym.Canonical(enc, w)
+	}
 	return model.Fingerprint(enc), enc
 }
 
@@ -493,6 +506,9 @@ func (x *expander[S, M]) load(enc []byte) {
 func (x *expander[S, M]) step(a model.Action) uint64 {
 	x.sys.Apply(&x.cur, a, &x.next)
 	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, a, &x.next)
+	if x.sym != nil {
+		x.buf = x.sym.Canonical(x.buf, &x.next)
+	}
 	return model.Fingerprint(x.buf)
 }
 

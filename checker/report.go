@@ -79,9 +79,13 @@ type Report struct {
 	// not checked.
 	Liveness string `json:"liveness,omitempty"`
 	// Error, when set, says why no search was made: the protocol's codec
-	// failed the self-check Check runs first (see CodecError). The verdict
-	// is then Inconclusive.
+	// failed the self-check Check runs first (see CodecError), or the
+	// options cannot apply (Options.Symmetry). The verdict is then
+	// Inconclusive.
 	Error string `json:"error,omitempty"`
+	// Symmetry is the number of interchangeable nodes whose renamings the
+	// search identified (Options.Symmetry); 0 when it did not reduce.
+	Symmetry int `json:"symmetry,omitempty"`
 
 	// Coverage counts the actions taken by kind, in a fixed order (see
 	// coverage.go for what a count means); NeverFired lists the kinds the

@@ -31,6 +31,11 @@ type Invariant[S, M any] struct {
 	// warning (Report.Warnings). It must be cheap and free of effects.
 	Premise    func(w *model.World[S, M]) bool
 	PremiseDoc string
+	// Symmetric declares that Holds (or Judge) gives the same verdict on
+	// worlds that differ by a renaming of the protocol's interchangeable
+	// nodes (model.Symmetric): the property singles out no such node.
+	// Symmetry reduction checks only symmetric properties.
+	Symmetric bool
 }
 
 // DeadlockProperty is the name of the built-in no-deadlock property: no
@@ -47,6 +52,10 @@ type Spec[S, M any] struct {
 	// Liveness properties are checked on the whole state graph, after an
 	// exhaustive search (BFS or DFS) that found no safety violation.
 	Liveness []Liveness[S, M]
+
+	// symmetric: the search stores the canonical representatives of
+	// states (Options.Symmetry, symmetry.go).
+	symmetric bool
 }
 
 // PropertyNames lists the properties the spec checks, in checking order.

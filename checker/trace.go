@@ -29,13 +29,24 @@ func (sp *Spec[S, M]) rebuild(seen *fpSet, bad uint64, prop, why string) *Trace 
 	slices.Reverse(path)
 	var buf []byte
 	r := newReplayer(sp)
+	sym := sp.canonicaliser(r.sys)
 	for _, want := range path[1:] {
 		ok := r.step(func(a model.Action, next *model.World[S, M]) bool {
 			buf = r.sys.Encode(buf[:0], next)
+			if sym != nil {
+				buf = sym.Canonical(buf, next)
+			}
 			return key(model.Fingerprint(buf)) == want
 		})
 		if !ok {
 			panic("checker: no action reproduces a recorded transition")
+		}
+	}
+	if sym != nil {
+		// The run reached a renaming of the stored state: its own
+		// detail names its own nodes.
+		if p, w := sp.Violation(r.cur, r.sys.Actions(r.cur, nil)); p != "" {
+			prop, why = p, w
 		}
 	}
 	return r.trace(prop, why)

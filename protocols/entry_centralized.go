@@ -27,7 +27,7 @@ func init() {
 			}
 			p := centralized.New(n, r)
 			return mutexSpec[centralized.State, centralized.Msg](p, cfg,
-				checker.Invariant[centralized.State, centralized.Msg]{Name: centralized.ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
+				checker.Invariant[centralized.State, centralized.Msg]{Name: centralized.ReleaseFromHolderName, Holds: p.ReleaseFromHolder, Symmetric: true})
 		},
 		Live: func(v Values) (live.Runner, error) {
 			n, err := v.Int("n", 1, model.MaxNodes-2)

@@ -74,6 +74,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
+	symmetry := fs.Bool("symmetry", false, "bfs and dfs: store one state per renaming of the protocol's interchangeable nodes (safety only)")
 	workers := fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
 	var ckf checkpointFlags
 	fs.StringVar(&ckf.path, "checkpoint", "", "BFS: write the search state to this file now and then, and when stopped early")
@@ -105,7 +106,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	cfg.Ordering, cfg.AppMsgs = *ordering, *appMsgs
 	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
-		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness, Workers: *workers}
+		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness, Workers: *workers, Symmetry: *symmetry}
 	if opts.Strategy, err = checker.ParseStrategy(*mode); err != nil {
 		return 0, usageError("%v", err)
 	}
@@ -152,6 +153,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 
 	identity := fmt.Sprintf("%s %s network=%s faults=%s timers=%s ordering=%v app-msgs=%d skip=%s",
 		name, values, cfg.Network, cfg.Faults, cfg.Timers, cfg.Ordering, cfg.AppMsgs, *skip)
+	if *symmetry {
+		identity += " symmetry=true" // a reduced search's states are representatives
+	}
 	if err := ckf.apply(&opts, target, identity, stderr); err != nil {
 		return 0, usageError("%v", err)
 	}
@@ -366,6 +370,9 @@ search flags:
   -json                print one JSON object (verdict, counts, coverage, timing, trace)
   -strict              a pass with a warning (a configured fault that never fired,
                        a property whose premise never held) exits 3, inconclusive
+  -symmetry            bfs and dfs: store one state per renaming of the protocol's
+                       interchangeable nodes (e.g. centralized's clients); safety
+                       only (-liveness=false); refused where it would be unsound
   -workers N           goroutines to search on, for BFS, random and swarm
                        (default 0: one per core); any number gives the same result
   -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)
