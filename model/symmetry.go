@@ -45,19 +45,26 @@ type Symmetric[S, M any] interface {
 }
 
 // MaxInterchangeable bounds the interchangeable nodes a Symmetry handles:
-// canonicalising a world tries every permutation of them (8! = 40,320).
+// canonicalising a world whose interchangeable nodes all look alike tries
+// every permutation of them (8! = 40,320).
 const MaxInterchangeable = 8
 
 // Symmetry canonicalises the worlds of one System. It holds scratch
 // buffers, so one Symmetry serves one goroutine, with its own System.
 type Symmetry[S, M any] struct {
-	sys   *System[S, M]
-	hook  Symmetric[S, M]
-	set   uint64
-	perms [][]NodeID // every permutation of the interchangeable nodes but the identity
-	w     World[S, M]
-	enc   []byte // a renaming's encoding
-	best  []byte // the smallest encoding so far
+	sys  *System[S, M]
+	hook Symmetric[S, M]
+	set  uint64
+	ids  []NodeID // the interchangeable nodes, in id order
+	w    World[S, M]
+	enc  []byte // a renaming's encoding
+	best []byte // the smallest encoding so far
+
+	keys     [][]byte // per interchangeable node (index into ids): its key
+	order    []int    // indices into ids, sorted by key
+	perm     []NodeID // the renaming being tried
+	bestPerm []NodeID // the renaming of the smallest encoding
+	swap     []NodeID // scratch: a transposition, for keys
 }
 
 // NewSymmetry returns the canonicaliser of sys's worlds, or an error
@@ -83,67 +90,130 @@ func NewSymmetry[S, M any](sys *System[S, M]) (*Symmetry[S, M], error) {
 		return nil, fmt.Errorf("crashes restricted to %s single out some of the interchangeable nodes %s", formatGroup(cfg.Faults.CrashNodes), formatGroup(set))
 	}
 	y := &Symmetry[S, M]{sys: sys, hook: hook, set: set}
-	var ids []NodeID
 	for i := range sys.n {
 		if set&(1<<i) != 0 {
-			ids = append(ids, NodeID(i))
+			y.ids = append(y.ids, NodeID(i))
 		}
 	}
-	base := make([]NodeID, sys.n)
-	for i := range base {
-		base[i] = NodeID(i)
-	}
-	images := slices.Clone(ids)
-	permute(images, 0, func() {
-		p := slices.Clone(base)
-		changed := false
-		for j, id := range ids {
-			p[id] = images[j]
-			changed = changed || images[j] != id
-		}
-		if changed {
-			y.perms = append(y.perms, p)
-		}
-	})
+	y.keys = make([][]byte, k)
+	y.order = make([]int, k)
+	y.perm, y.bestPerm, y.swap = identity(sys.n), identity(sys.n), identity(sys.n)
 	return y, nil
 }
 
-// permute calls f for every ordering of xs[i:] (Heap's order is not
-// needed: any fixed order will do, the result is a minimum).
-func permute(xs []NodeID, i int, f func()) {
-	if i == len(xs) {
-		f()
-		return
+func identity(n int) []NodeID {
+	p := make([]NodeID, n)
+	for i := range p {
+		p[i] = NodeID(i)
 	}
-	for j := i; j < len(xs); j++ {
-		xs[i], xs[j] = xs[j], xs[i]
-		permute(xs, i+1, f)
-		xs[i], xs[j] = xs[j], xs[i]
-	}
+	return p
 }
 
 // Interchangeable is the number of interchangeable nodes.
 func (y *Symmetry[S, M]) Interchangeable() int { return bits.OnesCount64(y.set) }
 
-// Canonical returns enc, the encoding of w, replaced by the smallest
-// encoding of a renaming of w (enc itself when w is its own
-// representative). The result is the same for every world of w's orbit.
-// It reuses enc's memory.
+// Canonical returns enc, the encoding of w, replaced by the encoding of
+// w's representative: the smallest encoding of the renamings that sort
+// the interchangeable nodes by their keys (see key). It reuses enc's
+// memory; Perm then gives the renaming that made it.
+//
+// Trying only the renamings that sort by key, rather than all k!, is what
+// makes canonicalising cheap: only nodes of equal keys are permuted among
+// themselves. The representative is the same for every world of an orbit
+// when a node's key does not change under renaming, which holds when the
+// interchangeable nodes' states and their messages to and from the other
+// nodes name no interchangeable node but themselves (the clients of a
+// coordinator). Otherwise two worlds of one orbit may get two
+// representatives: the search then stores both, which costs reduction,
+// never soundness (every representative is a renaming of its world, and
+// the checker rebuilds traces through Perm).
 func (y *Symmetry[S, M]) Canonical(enc []byte, w *World[S, M]) []byte {
-	y.best = append(y.best[:0], enc...)
-	improved := false
-	for _, p := range y.perms {
-		y.Rename(w, p, &y.w)
+	for j, v := range y.ids {
+		y.keys[j] = y.key(y.keys[j][:0], w, v)
+		y.order[j] = j
+	}
+	slices.SortStableFunc(y.order, func(a, b int) int { return bytes.Compare(y.keys[a], y.keys[b]) })
+	y.best = y.best[:0]
+	y.tryGroups(w, 0)
+	return append(enc[:0], y.best...)
+}
+
+// tryGroups tries every renaming that sends the nodes of order[from:],
+// group of equal keys by group, onto ids[from:] in order.
+func (y *Symmetry[S, M]) tryGroups(w *World[S, M], from int) {
+	if from == len(y.order) {
+		for t, j := range y.order {
+			y.perm[y.ids[j]] = y.ids[t]
+		}
+		y.Rename(w, y.perm, &y.w)
 		y.enc = y.sys.Encode(y.enc[:0], &y.w)
-		if bytes.Compare(y.enc, y.best) < 0 {
+		if len(y.best) == 0 || bytes.Compare(y.enc, y.best) < 0 {
 			y.best, y.enc = y.enc, y.best
-			improved = true
+			copy(y.bestPerm, y.perm)
+		}
+		return
+	}
+	to := from + 1
+	for to < len(y.order) && bytes.Equal(y.keys[y.order[to]], y.keys[y.order[from]]) {
+		to++
+	}
+	y.permuteGroup(w, from, to)
+}
+
+// permuteGroup tries every order of order[i:to], the rest of a group of
+// equal keys, and then the groups after it.
+func (y *Symmetry[S, M]) permuteGroup(w *World[S, M], i, to int) {
+	if i == to {
+		y.tryGroups(w, to)
+		return
+	}
+	for j := i; j < to; j++ {
+		y.order[i], y.order[j] = y.order[j], y.order[i]
+		y.permuteGroup(w, i+1, to)
+		y.order[i], y.order[j] = y.order[j], y.order[i]
+	}
+}
+
+// Perm is the renaming by which the last Canonical made its result:
+// Perm()[i] is the new id of node i. The next call overwrites it.
+func (y *Symmetry[S, M]) Perm() []NodeID { return y.bestPerm }
+
+// key appends to b what tells interchangeable node v of w apart, whatever
+// the names: its state as if v were the first interchangeable node, its
+// timers, whether it is down, and the messages on its links with the nodes
+// that are not interchangeable (outgoing, then incoming, then to itself;
+// each in Net's order, which is by the other end's id).
+func (y *Symmetry[S, M]) key(b []byte, w *World[S, M], v NodeID) []byte {
+	m := y.ids[0]
+	y.swap[v], y.swap[m] = m, v
+	b = y.sys.P.AppendState(b, y.hook.PermuteState(v, w.Nodes[v], y.swap))
+	b = AppendUvarint(b, w.Timers[v])
+	b = AppendBool(b, w.IsDown(v))
+	fixed := func(id NodeID) bool { return y.set&(1<<id) == 0 }
+	for pass := range 3 {
+		b = append(b, 0xff)
+		for i := range w.Net {
+			e := &w.Net[i]
+			var other NodeID
+			switch {
+			case pass == 0 && e.From == v && fixed(e.To):
+				other = e.To
+			case pass == 1 && e.To == v && fixed(e.From):
+				other = e.From
+			case pass == 2 && e.From == v && e.To == v:
+				other = m // itself, named as in its state
+			default:
+				continue
+			}
+			b = append(b, byte(other))
+			b = AppendBool(b, e.App)
+			if !e.App || y.sys.app != nil {
+				b = y.sys.P.AppendMsg(b, y.hook.PermuteMsg(e.Msg, y.swap))
+			}
 		}
 	}
-	if !improved {
-		return enc
-	}
-	return append(enc[:0], y.best...)
+	y.swap[v], y.swap[m] = v, m
+	return b
 }
 
 // Rename sets out to w with every node i renamed perm[i].
