@@ -90,7 +90,9 @@ type Options struct {
 	// k belongs to shard k mod Count; see shard.go and MergeShards).
 	Shard *Shard
 	// Symmetry stores one state per orbit of the protocol's
-	// interchangeable nodes (symmetry.go; BFS and DFS, safety only).
+	// interchangeable nodes (symmetry.go; BFS and DFS, safety only): the
+	// counts of states, transitions and violating states are those of
+	// the representatives.
 	Symmetry bool
 
 	// Checkpoint, when set, is a file BFS writes its state to every

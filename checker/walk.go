@@ -126,6 +126,9 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 	}
 	// first and last are positions among the walks this run makes: all,
 	// or a shard's (shard.go).
+	if opts.Walk != nil {
+		opts.Shard = nil // one walk, whoever's it is
+	}
 	sw := newShardWalks(opts.Shard)
 	first, last := 0, sw.before(walks)
 	if opts.Walk != nil {
