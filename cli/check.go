@@ -1,0 +1,432 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+	"strings"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/counterexamples"
+	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols"
+)
+
+// checkJSON is the one object `check -json` prints.
+type checkJSON struct {
+	Protocol string            `json:"protocol"`
+	Params   map[string]string `json:"params"`
+	Network  string            `json:"network"`
+	Faults   string            `json:"faults"`
+	Mode     string            `json:"mode"`
+	// Identity names the system and the search (the protocol, its
+	// parameters, the configuration and the flags that shape the walks),
+	// so that merge combines only shards of one run.
+	Identity string `json:"identity"`
+	*checker.Report
+	ExitCode int `json:"exit_code"`
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
+	name, rest := splitProtocol(args)
+	if name == "" {
+		if hasHelp(args) {
+			printCheckHelp(stdout, protocols.Entry{})
+			return 0, nil
+		}
+		return 0, usageError("check needs a protocol (valid: %s)", strings.Join(protocols.Names(), ", "))
+	}
+	entry, ok := protocols.Lookup(name)
+	if !ok {
+		return 0, usageError("%s", (&protocols.UnknownError{Name: name}).Error())
+	}
+
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	params := map[string]*string{}
+	for _, p := range entry.Params {
+		params[p.Name] = fs.String(p.Name, p.Default, p.Doc)
+	}
+	network := fs.String("network", "fifo", "network semantics: fifo, unordered")
+	faults := fs.String("faults", "none", "fault budget, e.g. crash=1,restart=1,drop=1,dup=1,partition=1")
+	timers := fs.String("timers", "default", "timer semantics: default, free, perfect")
+	ordering := fs.Bool("ordering", false, "track happened-before between requests and check that they are granted in that order")
+	appMsgs := fs.Int("app-msgs", 0, "application messages the workload may send between nodes (relate requests causally)")
+	mode := fs.String("mode", "bfs", "search: bfs (shortest counterexample), dfs, random, swarm")
+	seed := fs.Uint64("seed", 1, "random and swarm: the seed of every walk's stream")
+	walks := fs.Int("walks", checker.DefaultWalks, "random and swarm: the number of walks")
+	walk := fs.Int("walk", -1, "random and swarm: run only this walk (to replay it)")
+	shard := fs.String("shard", "", "random and swarm: run only shard i/n of the walks (walk k is shard k mod n; merge combines the -json reports)")
+	maxStates := fs.Uint64("max-states", 0, "stop after this many distinct states (0: no bound)")
+	maxDepth := fs.Int("max-depth", 0, "do not expand states deeper than this (0: no bound)")
+	maxMem := fs.Uint64("max-memory", defaultMaxMemoryMB(), "stop when the search holds this many MB (default: 3/4 of the memory available at start)")
+	timeout := fs.Duration("timeout", 0, "stop after this long, e.g. 30s (0: no bound)")
+	exhaust := fs.Bool("exhaust", false, "keep going after a violation and count every violating state")
+	liveness := fs.Bool("liveness", true, "check liveness properties too (keeps the state graph in memory)")
+	skip := fs.String("skip", "", "comma-separated properties not to check")
+	out := fs.String("o", "", "write the counterexample to this file")
+	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here (default: next to -o FILE)")
+	history := fs.String("history", "", "write the client history of a linearizability violation here as Jepsen EDN, for lincheck -model kv")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
+	symmetry := fs.Bool("symmetry", false, "bfs and dfs: store one state per renaming of the protocol's interchangeable nodes (safety only)")
+	workers := fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
+	var ckf checkpointFlags
+	fs.StringVar(&ckf.path, "checkpoint", "", "BFS: write the search state to this file now and then, and when stopped early")
+	fs.DurationVar(&ckf.every, "checkpoint-every", checker.DefaultCheckpointEvery, "how often to write -checkpoint")
+	fs.StringVar(&ckf.resume, "resume", "", "BFS: continue the search from this checkpoint file")
+	if err := fs.Parse(rest); err != nil {
+		if err == flag.ErrHelp {
+			printCheckHelp(stdout, entry)
+			return 0, nil
+		}
+		return 0, usageError("check %s: %s", name, flagUsageErr(fs, err))
+	}
+	if fs.NArg() > 0 {
+		return 0, usageError("check %s: unexpected argument %s", name, clip.Quote(fs.Arg(0)))
+	}
+	if err := validateCheckValues(*walks, *walk, *maxDepth, *workers, *appMsgs, timeout.String(), *timeout < 0); err != nil {
+		return 0, err
+	}
+	var cfg model.Config
+	var err error
+	if cfg.Network, err = model.ParseNetwork(*network); err != nil {
+		return 0, usageError("%v", err)
+	}
+	if cfg.Faults, err = model.ParseFaults(*faults); err != nil {
+		return 0, usageError("-faults: %v", err)
+	}
+	if cfg.Timers, err = model.ParseTimerMode(*timers); err != nil {
+		return 0, usageError("-timers: %v", err)
+	}
+	cfg.Ordering, cfg.AppMsgs = *ordering, *appMsgs
+	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
+		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness, Workers: *workers, Symmetry: *symmetry}
+	if opts.Strategy, err = checker.ParseStrategy(*mode); err != nil {
+		return 0, usageError("%v", err)
+	}
+	opts.Seed, opts.Walks = *seed, *walks
+	if *walk >= 0 {
+		opts.Walk = walk
+	}
+	if *shard != "" {
+		sh, err := checker.ParseShard(*shard)
+		if err != nil {
+			return 0, usageError("-shard: %v", err)
+		}
+		opts.Shard = &sh
+	}
+	given := map[string]string{}
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := params[f.Name]; ok {
+			given[f.Name] = f.Value.String()
+		}
+	})
+	target, values, err := entry.BuildWith(given, cfg)
+	if err != nil {
+		return 0, usageError("%s: %v", name, err)
+	}
+	var skipped []string
+	if *skip != "" {
+		skipped = strings.Split(*skip, ",")
+		if target, err = target.Without(skipped); err != nil {
+			return 0, usageError("-skip: %v", err)
+		}
+	}
+	// Refuse what cannot take effect, and outputs that could not be
+	// written, before the search (validate.go).
+	if err := validateCheck(newCheckRequest(name, opts.Strategy, fs, target)); err != nil {
+		return 0, err
+	}
+	for _, o := range []struct{ flag, path string }{{"o", *out}, {"html", *html}, {"history", *history}} {
+		if o.path != "" {
+			if err := checkWritable(o.flag, o.path); err != nil {
+				return 0, err
+			}
+		}
+	}
+
+	identity := fmt.Sprintf("%s %s network=%s faults=%s timers=%s ordering=%v app-msgs=%d skip=%s",
+		name, values, cfg.Network, cfg.Faults, cfg.Timers, cfg.Ordering, cfg.AppMsgs, *skip)
+	if *symmetry {
+		identity += " symmetry=true" // a reduced search's states are representatives
+	}
+	if err := ckf.apply(&opts, target, identity, stderr); err != nil {
+		return 0, usageError("%v", err)
+	}
+
+	restore := memoryBudget(&opts)
+	defer restore()
+	if need := checker.MinMemory(target, opts); opts.MaxMemory > 0 && need+opts.MemoryReserve >= opts.MaxMemory {
+		return 0, usageError("-max-memory %d: too small: the search needs %.1f MB for its initial state and empty tables, and this process %.1f MB besides",
+			*maxMem, float64(need)/(1<<20), float64(opts.MemoryReserve)/(1<<20))
+	}
+	stop, unlisten := stopOnSignal()
+	defer unlisten()
+	opts.Stop = stop
+	if isTerminal(stderr) {
+		opts.Progress = func(p checker.Progress) {
+			if p.Walks > 0 {
+				fmt.Fprintf(stderr, "\r%s walks  %s steps  %s distinct states  depth %d   ",
+					group(p.Walks), group(p.Transitions), group(p.States), p.Depth)
+				return
+			}
+			fmt.Fprintf(stderr, "\r%s states  %s/s  depth %d  queue %s   ",
+				group(p.States), group(uint64(float64(p.States)/p.Elapsed.Seconds())), p.Depth, group(uint64(p.Frontier)))
+		}
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return 0, usageError("-cpuprofile: %v", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return 0, usageError("-cpuprofile: %v", err)
+		}
+	}
+	searchStarted()
+	rep := target.Check(opts)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
+	if opts.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if rep.Error != "" {
+		return 0, usageError("%s: %s", name, rep.Error)
+	}
+	if *strict {
+		applyStrict(rep)
+	}
+	code := rep.Verdict.ExitCode()
+	if ckf.path != "" && rep.Liveness == "graph" {
+		fmt.Fprintln(stderr, "coordcheck: the state graph may have cycles, so the liveness check kept it and wrote no checkpoint once it started again (-liveness=false checkpoints throughout)")
+	}
+
+	// A file that cannot be written after all (checkWritable said it
+	// could) loses no verdict: the report is printed, the error follows
+	// on stderr, and the exit code stays the verdict's.
+	var lateErrs []string
+	written := false
+	if *out != "" && rep.Counterexample != nil {
+		f := counterexamples.FromTrace(name, values.Map(), cfg, rep.Counterexample)
+		f.Skip = skipped
+		if err := writeFileAtomic(*out, f.Write); err != nil {
+			lateErrs = append(lateErrs, fmt.Sprintf("writing %s: %v", *out, err))
+		} else {
+			written = true
+		}
+	}
+	defer func() {
+		for _, e := range lateErrs {
+			fmt.Fprintln(stderr, "coordcheck: "+clip.Line(e))
+		}
+	}()
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		runID := fmt.Sprintf("%s mode=%s seed=%d walks=%d max-depth=%d liveness=%v exhaust=%v",
+			identity, *mode, *seed, *walks, *maxDepth, *liveness, *exhaust)
+		if err := enc.Encode(checkJSON{name, values.Map(), cfg.Network.String(), cfg.Faults.String(), *mode, runID, rep, code}); err != nil {
+			return 0, err
+		}
+		return code, nil
+	}
+	fmt.Fprintf(stdout, "coordcheck check %s %s  network=%s faults=%s mode=%s\n", name, values, cfg.Network, cfg.Faults, *mode)
+	fmt.Fprintf(stdout, "properties: %s\n", strings.Join(rep.Properties, ", "))
+	if rep.Counterexample != nil {
+		fmt.Fprintln(stdout)
+		printTrace(stdout, rep.Counterexample)
+	}
+	fmt.Fprintln(stdout)
+	printSummary(stdout, rep, *exhaust)
+	if rep.FailingWalk != nil {
+		depth := ""
+		if *maxDepth > 0 {
+			depth = fmt.Sprintf(" -max-depth %d", *maxDepth)
+		}
+		if !*liveness {
+			depth += " -liveness=false"
+		}
+		if *skip != "" {
+			depth += " -skip " + *skip
+		}
+		fmt.Fprintf(stdout, "failing walk %d: %d steps, shrunk to %d; replay it with:\n  coordcheck check %s%s -mode %s -seed %d -walk %d%s\n",
+			*rep.FailingWalk, rep.ShrunkFrom, len(rep.Counterexample.Steps), name, flagsOf(values, entry, cfg), *mode, *seed, *rep.FailingWalk, depth)
+	}
+	if written {
+		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
+	}
+	if err := writeVisualization(stdout, rep.Counterexample, *html, *out); err != nil {
+		lateErrs = append(lateErrs, fmt.Sprintf("writing the visualization: %v", err))
+	}
+	if err := writeHistory(stdout, rep.Counterexample, *history); err != nil {
+		lateErrs = append(lateErrs, fmt.Sprintf("writing the history: %v", err))
+	}
+	return code, nil
+}
+
+// flagsOf renders the protocol parameters that differ from their defaults
+// and the system configuration as command-line flags.
+func flagsOf(v protocols.Values, e protocols.Entry, cfg model.Config) string {
+	var b strings.Builder
+	for _, p := range e.Params {
+		if x := v.Get(p.Name); x != p.Default {
+			fmt.Fprintf(&b, " -%s %s", p.Name, x)
+		}
+	}
+	if cfg.Network != model.FIFO {
+		fmt.Fprintf(&b, " -network %s", cfg.Network)
+	}
+	if cfg.Faults.Any() {
+		fmt.Fprintf(&b, " -faults %s", cfg.Faults)
+	}
+	if cfg.Timers != model.TimersDefault {
+		fmt.Fprintf(&b, " -timers %s", cfg.Timers)
+	}
+	if cfg.Ordering {
+		b.WriteString(" -ordering")
+	}
+	if cfg.AppMsgs > 0 {
+		fmt.Fprintf(&b, " -app-msgs %d", cfg.AppMsgs)
+	}
+	return b.String()
+}
+
+// splitProtocol finds the protocol name: the first argument, or else a
+// last argument that names a registered protocol ("check -n 3 maekawa").
+func splitProtocol(args []string) (string, []string) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return args[0], args[1:]
+	}
+	if k := len(args) - 1; k > 0 {
+		if _, ok := protocols.Lookup(args[k]); ok {
+			return args[k], args[:k]
+		}
+	}
+	return "", args
+}
+
+func hasHelp(args []string) bool {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			return true
+		}
+	}
+	return false
+}
+
+func printCheckHelp(w io.Writer, e protocols.Entry) {
+	fmt.Fprintln(w, "usage: coordcheck check PROTOCOL [flags]")
+	fmt.Fprintln(w)
+	if e.Name != "" {
+		fmt.Fprintf(w, "%s: %s\n\nprotocol parameters:\n", e.Name, e.Doc)
+		for _, p := range e.Params {
+			fmt.Fprintf(w, "  -%-12s %s (default %s)\n", p.Name, p.Doc, p.Default)
+		}
+	} else {
+		fmt.Fprintf(w, "protocols: %s ('coordcheck list' shows their parameters)\n", strings.Join(protocols.Names(), ", "))
+	}
+	fmt.Fprint(w, `
+search flags:
+  -mode MODE           bfs (default; finds a shortest counterexample), dfs,
+                       random (random walks), swarm (walks with varied biases)
+  -seed S -walks N     random and swarm: seed and number of walks (default 1, 10000)
+  -walk K              random and swarm: run only walk K (replays a failing walk)
+  -shard I/N           random and swarm: run only the walks k with k mod N = I
+                       (0 <= I < N); 'coordcheck merge' combines the N shards'
+                       -json reports into the unsharded run's verdict
+  -network fifo|unordered
+                       channel semantics (default fifo: reliable, FIFO per link)
+  -faults SPEC         fault budget per execution (default none), comma-separated:
+                       crash=N[@p2+p3] restart=N drop=N|inf dup=N partition=N
+  -ordering            track happened-before between requests; check that they
+                       are granted in that order (at most 8 processes)
+  -app-msgs N          application messages the workload may send between
+                       processes, to relate requests causally (default 0)
+  -timers MODE         default (the protocol's assumption), free (a timer may fire
+                       at any time), perfect (only when no reply can still arrive)
+  -max-states N        stop after N distinct states (0: no bound)
+  -max-depth N         do not expand states deeper than N (0: no bound;
+                       random and swarm: the length of each walk, default 200)
+  -max-memory MB       stop when the process would hold more than this (default
+                       3/4 of the memory available at start; 0: no bound); a
+                       bound too small for the initial state is bad usage (exit 2)
+  -timeout D           stop after D, e.g. 30s or 5m (0: no bound)
+  -exhaust             keep going after a violation; count every violating state
+  -liveness=false      check safety only (liveness keeps the whole state graph)
+  -skip P,Q            do not check these properties (to reach the one behind them)
+  -o FILE              write the counterexample file
+  -html FILE           write porcupine's visualization of a linearizability
+                       violation (default: FILE.html next to -o FILE)
+  -history FILE        write the client history of a linearizability
+                       violation as Jepsen EDN, which lincheck -model kv reads
+  -json                print one JSON object (verdict, counts, coverage, timing, trace)
+  -strict              a pass with a warning (a configured fault that never fired,
+                       a property whose premise never held) exits 3, inconclusive
+  -symmetry            bfs and dfs: store one state per renaming of the protocol's
+                       interchangeable nodes (e.g. centralized's clients); safety
+                       only (-liveness=false); refused where it would be unsound
+  -workers N           goroutines to search on, for BFS, random and swarm
+                       (default 0: one per core); any number gives the same result
+  -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)
+  -checkpoint FILE     BFS: write the search state to FILE (atomically) every
+                       -checkpoint-every (default 1m) and when stopped early
+  -resume FILE         BFS: continue from a checkpoint of the same check; the
+                       result is that of a search never stopped
+
+exit codes: 0 pass, 1 violated, 2 bad usage, 3 inconclusive (a bound was reached)
+`)
+}
+
+// writeFileAtomic writes path through write, to path.tmp first and then
+// renamed, so that a failed write leaves no half-written file.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp := path + ".tmp"
+	fh, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := write(fh); err != nil {
+		fh.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := fh.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// defaultMaxMemoryMB is 3/4 of the memory available when coordcheck
+// starts, so that a search that outgrows the machine stops with a verdict
+// (inconclusive) instead of being killed; 8 GB when it cannot be read.
+func defaultMaxMemoryMB() uint64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+				var kb uint64
+				if _, err := fmt.Sscan(rest, &kb); err == nil && kb > 0 {
+					return kb / 1024 * 3 / 4
+				}
+			}
+		}
+	}
+	return 8 << 10
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
