@@ -94,6 +94,9 @@ type Options struct {
 	// counts of states, transitions and violating states are those of
 	// the representatives.
 	Symmetry bool
+	// POR expands only a persistent set of actions in each state
+	// (por.go; BFS and DFS, deadlocks and terminal properties only).
+	POR bool
 
 	// Checkpoint, when set, is a file BFS writes its state to every
 	// CheckpointEvery (default DefaultCheckpointEvery) and when a time,
@@ -147,6 +150,9 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	}
 	if opts.Symmetry {
 		return sp.checkSymmetric(opts)
+	}
+	if opts.POR {
+		return sp.checkReduced(opts)
 	}
 	if opts.Strategy == Random || opts.Strategy == Swarm {
 		return sp.walk(opts)
@@ -477,11 +483,12 @@ type expander[S, M any] struct {
 	spans     []uint32              // where each node's encoding ends in enc
 	buf       []byte                // the last successor's encoding
 	sym       *model.Symmetry[S, M] // nil unless the search reduces by symmetry
+	por       *model.Reducer[S, M]  // nil unless the search expands persistent sets
 }
 
 func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
 	x := &expander[S, M]{sys: sp.System.Clone()}
-	x.sym = sp.canonicaliser(x.sys)
+	x.sym, x.por = sp.canonicaliser(x.sys), sp.reducer(x.sys)
 	return x
 }
 
@@ -500,6 +507,9 @@ func (x *expander[S, M]) load(enc []byte) {
 	x.enc = append(x.enc[:0], enc...)
 	x.spans = x.sys.DecodeSpans(x.enc, &x.cur, x.spans[:0])
 	x.acts = x.sys.Actions(&x.cur, x.acts[:0])
+	if x.por != nil {
+		x.acts = x.por.Persistent(&x.cur, x.acts)
+	}
 }
 
 // step applies a to the current state; the successor is x.next, its

@@ -62,6 +62,8 @@ type Report struct {
 	// Symmetry is the number of interchangeable nodes whose renamings the
 	// search identified (Options.Symmetry); 0 when it did not reduce.
 	Symmetry int `json:"symmetry,omitempty"`
+	// POR says that the search expanded persistent sets (Options.POR).
+	POR bool `json:"por,omitempty"`
 
 	// Coverage counts the actions taken by kind, in a fixed order (see
 	// coverage.go for what a count means); NeverFired lists the kinds the

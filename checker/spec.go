@@ -30,6 +30,8 @@ type Spec[S, M any] struct {
 	// symmetric: the search stores the canonical representatives of
 	// states (Options.Symmetry, symmetry.go).
 	symmetric bool
+	// por: the search expands persistent sets (Options.POR, por.go).
+	por bool
 }
 
 // SpecOf is the spec that checks the properties of set (those a protocol

@@ -58,6 +58,8 @@ func (sp *Spec[S, M]) symmetryError(opts Options) (*model.Symmetry[S, M], error)
 	switch {
 	case opts.Strategy == Random || opts.Strategy == Swarm:
 		return nil, fmt.Errorf("applies to bfs and dfs (a walk is the same walk under any renaming)")
+	case opts.POR:
+		return nil, fmt.Errorf("is not combined with -por (a representative need not keep a node's actions persistent)")
 	case len(sp.Liveness) > 0 && !opts.SkipLiveness:
 		return nil, fmt.Errorf("liveness properties (%s) are not checked under symmetry reduction: a cycle of representatives closes only up to a renaming (-liveness=false checks safety)",
 			joinWords(sp.LivenessNames()))

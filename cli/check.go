@@ -75,6 +75,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
 	symmetry := fs.Bool("symmetry", false, "bfs and dfs: store one state per renaming of the protocol's interchangeable nodes (safety only)")
+	por := fs.Bool("por", false, "bfs and dfs: expand only a persistent set of actions in each state (deadlocks and terminal properties only)")
 	workers := fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
 	var ckf checkpointFlags
 	fs.StringVar(&ckf.path, "checkpoint", "", "BFS: write the search state to this file now and then, and when stopped early")
@@ -106,7 +107,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	cfg.Ordering, cfg.AppMsgs = *ordering, *appMsgs
 	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
-		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness, Workers: *workers, Symmetry: *symmetry}
+		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness, Workers: *workers, Symmetry: *symmetry, POR: *por}
 	if opts.Strategy, err = checker.ParseStrategy(*mode); err != nil {
 		return 0, usageError("%v", err)
 	}
@@ -155,6 +156,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		name, values, cfg.Network, cfg.Faults, cfg.Timers, cfg.Ordering, cfg.AppMsgs, *skip)
 	if *symmetry {
 		identity += " symmetry=true" // a reduced search's states are representatives
+	}
+	if *por {
+		identity += " por=true" // a reduced search's states are some of all
 	}
 	if err := ckf.apply(&opts, target, identity, stderr); err != nil {
 		return 0, usageError("%v", err)
@@ -373,6 +377,9 @@ search flags:
   -symmetry            bfs and dfs: store one state per renaming of the protocol's
                        interchangeable nodes (e.g. centralized's clients); safety
                        only (-liveness=false); refused where it would be unsound
+  -por                 bfs and dfs: expand only a persistent set of actions (one
+                       node's, that nothing else can interfere with) in each
+                       state; checks deadlocks and terminal properties only
   -workers N           goroutines to search on, for BFS, random and swarm
                        (default 0: one per core); any number gives the same result
   -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)

@@ -33,3 +33,18 @@ func TestSymmetryFlag(t *testing.T) {
 		require.Equal(t, 1, strings.Count(errs, "\n"))
 	}
 }
+
+// -por checks Maekawa's deadlock with its other invariants skipped, says
+// so, and is refused with one line while they are checked.
+func TestPORFlag(t *testing.T) {
+	code, out, errs := runCmd("check", "maekawa", "-n", "3", "-por", "-liveness=false", "-skip", "mutual-exclusion,release-from-holder")
+	require.Equal(t, 1, code, errs)
+	require.Contains(t, out, "counterexample: 15 steps to a violation of no-deadlock")
+	require.Contains(t, out, "partial-order reduction: one persistent set")
+	require.Contains(t, out, "states 28,278 ")
+	code, out, errs = runCmd("check", "maekawa", "-n", "3", "-por", "-liveness=false")
+	require.Equal(t, 2, code)
+	require.Empty(t, out)
+	require.Contains(t, errs, "maekawa: -por: property mutual-exclusion is judged in every state")
+	require.Equal(t, 1, strings.Count(errs, "\n"))
+}

@@ -78,6 +78,7 @@ var checkFlagRules = []flagRule{
 	// The checker refuses the rest (checker/symmetry.go): liveness, a
 	// property not declared symmetric, what the model cannot rename.
 	{flag: "symmetry", modes: []checker.Strategy{checker.BFS, checker.DFS}},
+	{flag: "por", modes: []checker.Strategy{checker.BFS, checker.DFS}},
 	{flag: "html", needs: func(r *checkRequest) string {
 		if !slices.Contains(r.properties, linearizability.PropertyName) {
 			return fmt.Sprintf("%s does not check %s, so there is no history to draw", r.protocol, linearizability.PropertyName)

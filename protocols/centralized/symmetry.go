@@ -33,3 +33,12 @@ func (p *Protocol) PermuteState(self model.NodeID, s State, perm []model.NodeID)
 
 // PermuteMsg: messages carry no node id.
 func (p *Protocol) PermuteMsg(m Msg, _ []model.NodeID) Msg { return m }
+
+// Peers (model.Peers, for partial-order reduction): a client sends only to
+// the coordinator, and the coordinator only to the clients.
+func (p *Protocol) Peers(self model.NodeID) uint64 {
+	if self == p.Coordinator() {
+		return uint64(1)<<p.N - 1
+	}
+	return 1 << p.Coordinator()
+}
