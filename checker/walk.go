@@ -137,7 +137,7 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 	if opts.Shard != nil {
 		rep.Shard = &ShardInfo{Index: opts.Shard.Index, Count: opts.Shard.Count, Walks: walks, Depth: depth, Exhaust: opts.Exhaust}
 	}
-	seen := newFPSet(0)
+	seen := newFPSet(false)
 	lastProg, every := start, opts.ProgressInterval
 	if every == 0 {
 		every = time.Second
