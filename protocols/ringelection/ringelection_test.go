@@ -257,33 +257,3 @@ func TestParseInitiators(t *testing.T) {
 	_, err = ParseInitiators("p1+p4", 4)
 	require.EqualError(t, err, `parameter initiators="p1+p4": "p4" is not a process (want all, or ids like p1+p3 from p0 to p3)`)
 }
-
-// The measured costs for N from 3 to 7 (seed 001, "Comparison"; seed 003,
-// "Worst-Case Analysis"): Chang-Roberts 2N when the highest id starts and
-// 3N-1 when its successor does, in as many transmission times; the
-// enhanced ring 2N always, plus one ACK for each.
-func TestCosts(t *testing.T) {
-	for n := 3; n <= 7; n++ {
-		c, err := Measure(n, ChangRoberts)
-		require.NoError(t, err)
-		require.Equal(t, model.NodeID(0), c.Best.Initiator)
-		require.Equal(t, n, c.Best.Sent("ELECTION"))
-		require.Equal(t, n, c.Best.Sent("COORD"))
-		require.Equal(t, 2*n, c.Best.Time())
-		require.Equal(t, model.NodeID(1), c.Worst.Initiator)
-		require.Equal(t, 2*n-1, c.Worst.Sent("ELECTION"))
-		require.Equal(t, n, c.Worst.Sent("COORD"))
-		require.Equal(t, 3*n-1, c.Worst.Time())
-
-		c, err = Measure(n, Enhanced)
-		require.NoError(t, err)
-		for _, r := range []struct{ sent, acks, time int }{
-			{c.Best.Sent(Counted...), c.Best.Sent("ACK"), c.Best.Time(Counted...)},
-			{c.Worst.Sent(Counted...), c.Worst.Sent("ACK"), c.Worst.Time(Counted...)},
-		} {
-			require.Equal(t, 2*n, r.sent)
-			require.Equal(t, 2*n, r.acks)
-			require.Equal(t, 2*n, r.time)
-		}
-	}
-}
