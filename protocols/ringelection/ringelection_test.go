@@ -1,11 +1,13 @@
 package ringelection
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/spintest"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -28,22 +30,18 @@ func spec(t *testing.T, p *Protocol, faults string) *checker.Spec[State, Msg] {
 // CPU; it is left to `coordcheck check ringelection -n 10`.)
 func TestChangRobertsMatchesSPIN(t *testing.T) {
 	cases := []struct {
-		n             int
-		states, edges uint64
-		depth         int
+		n int
+		spintest.Counts
 	}{
-		{3, 31, 58, 7},
-		{4, 116, 281, 10},
-		{5, 489, 1428, 15},
-		{6, 2206, 7455, 21},
-		{8, 50152, 213101, 36},
+		{3, spintest.Counts{States: 31, Edges: 58, Depth: 7}},
+		{4, spintest.Counts{States: 116, Edges: 281, Depth: 10}},
+		{5, spintest.Counts{States: 489, Edges: 1428, Depth: 15}},
+		{6, spintest.Counts{States: 2206, Edges: 7455, Depth: 21}},
+		{8, spintest.Counts{States: 50152, Edges: 213101, Depth: 36}},
 	}
 	for _, c := range cases {
-		rep := spec(t, New(c.n, ChangRoberts), "none").Check(checker.Options{})
-		require.Equal(t, checker.Pass, rep.Verdict, "n=%d: %v", c.n, rep.Counterexample)
-		require.Equal(t, c.states, rep.States, "n=%d", c.n)
-		require.Equal(t, c.edges, rep.Transitions, "n=%d", c.n)
-		require.Equal(t, c.depth, rep.Depth, "n=%d", c.n)
+		spintest.Match(t, fmt.Sprintf("n=%d", c.n), c.Counts,
+			func() *checker.Report { return spec(t, New(c.n, ChangRoberts), "none").Check(checker.Options{}) })
 	}
 }
 
