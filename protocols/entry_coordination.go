@@ -65,7 +65,9 @@ func init() {
 		},
 	})
 	register(Entry{
-		Name: "zklock",
+		Name:   "zklock",
+		Family: "coordination",
+		Costs:  herdCosts(coordination.LockClients),
 		Doc: "the ZooKeeper lock recipe (ephemeral sequential znode, watch the predecessor) as clients of the " +
 			"coordination service; a crashed client's session expires and its znode goes (seed 004)",
 		Params: []Param{paramReplicas, paramClients, paramEpochs},

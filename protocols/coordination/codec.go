@@ -27,8 +27,8 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 		}
 	case ClientNode:
 		c := &s.C
-		b = append(b, c.Conn, c.Next, byte(c.Phase), c.Mine, c.Pred, c.Wrote, c.Seen)
-		b = model.AppendBool(b, c.Busy)
+		b = append(b, c.Conn, c.Next, byte(c.Phase), c.Mine, c.Pred, c.Wrote, c.Seen, c.View)
+		b = model.AppendBool(model.AppendBool(b, c.Busy), c.PredRead)
 	case StoreNode:
 		d := &s.D
 		b = append(b, d.Data, d.Fence, d.Gen, d.Late, d.LateOf)
@@ -61,8 +61,9 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 		}
 	case ClientNode:
 		c := &s.C
-		c.Conn, c.Next, c.Phase, c.Mine, c.Pred, c.Wrote, c.Seen = b[0], b[1], LockPhase(b[2]), b[3], b[4], b[5], b[6]
-		c.Busy, b = model.ReadBool(b[7:])
+		c.Conn, c.Next, c.Phase, c.Mine, c.Pred, c.Wrote, c.Seen, c.View = b[0], b[1], LockPhase(b[2]), b[3], b[4], b[5], b[6], b[7]
+		c.Busy, b = model.ReadBool(b[8:])
+		c.PredRead, b = model.ReadBool(b)
 	case StoreNode:
 		d := &s.D
 		d.Data, d.Fence, d.Gen, d.Late, d.LateOf = b[0], b[1], b[2], b[3], b[4]
@@ -244,27 +245,12 @@ func (p *Protocol) FormatMsg(m Msg) string { return p.formatMsg(m) }
 // committed=1 tree=/x=1v1 owes=p3#0 watches=..."; a register client:
 // "conn=p1 next=1 busy"; a lock client: "WATCHING n-1 pred=n-0 conn=p0";
 // the store: "data=p3 gen=n-1".
-func (p *Protocol) FormatState(_ model.NodeID, s State) string {
+func (p *Protocol) FormatState(self model.NodeID, s State) string {
 	switch s.Kind {
 	case ReplicaNode:
 		return p.formatReplica(s.R)
 	case ClientNode:
-		c := s.C
-		if p.Workload == RegisterClients {
-			str := fmt.Sprintf("conn=p%d next=%d zxid=%d", c.Conn, c.Next, c.Seen)
-			if c.Busy {
-				str += " busy"
-			}
-			return str
-		}
-		str := c.Phase.String()
-		if c.Phase > Creating && c.Phase != Failed {
-			str += " " + base(lockPath(c.Mine))
-		}
-		if c.Phase == Checking || c.Phase == Watching {
-			str += " pred=" + base(lockPath(c.Pred))
-		}
-		return str + fmt.Sprintf(" conn=p%d zxid=%d", c.Conn, c.Seen)
+		return p.formatClient(self, s.C)
 	}
 	d := s.D
 	if d.Gen == 0 {
@@ -278,6 +264,39 @@ func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 		str += fmt.Sprintf(" LATE %s after %s", base(lockPath(d.Late-1)), base(lockPath(d.LateOf-1)))
 	}
 	return str
+}
+
+// formatClient renders a client: "conn=p1 next=1 busy" (a register
+// client), "WATCHING n-1 pred=n-0 conn=p0 zxid=2" (the sequential
+// recipes), "WATCHING seen=2 conn=p0 zxid=3" (the barrier), "WATCHING
+// view={p1,p2} conn=p0 zxid=3" (a group member).
+func (p *Protocol) formatClient(self model.NodeID, c Client) string {
+	str := c.Phase.String()
+	switch p.Workload {
+	case RegisterClients:
+		str = fmt.Sprintf("conn=p%d next=%d zxid=%d", c.Conn, c.Next, c.Seen)
+		if c.Busy {
+			str += " busy"
+		}
+		return str
+	case SimpleLockClients:
+	case BarrierClients:
+		if c.Phase >= Listing && c.Phase != Failed && c.Phase != Releasing {
+			str += fmt.Sprintf(" seen=%d", c.View)
+		}
+	case MemberClients:
+		if c.Phase == Watching || (c.Phase == Listing && c.View != 0) {
+			str += " view=" + p.formatView(c.View)
+		}
+	default:
+		if c.Phase > Creating && c.Phase != Failed {
+			str += " " + base(p.ownPath(self, c.Mine))
+		}
+		if c.Phase == Checking || c.Phase == Watching {
+			str += " pred=" + base(p.predPath(c))
+		}
+	}
+	return str + fmt.Sprintf(" conn=p%d zxid=%d", c.Conn, c.Seen)
 }
 
 func (p *Protocol) formatReplica(r Replica) string {

@@ -1,0 +1,54 @@
+package coordination
+
+import (
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// Invariant is a property of the service's worlds.
+type Invariant = checker.Invariant[State, Msg]
+
+// NewRecipe returns the service with clients that run the recipe of
+// workload once each (one lock, one entry, one join), the broken
+// variant when broken. The read/write lock's first client writes, the
+// others read.
+func NewRecipe(workload Workload, replicas, clients int, broken bool) *Protocol {
+	p := &Protocol{R: replicas, C: clients, Workload: workload, Reads: LocalReads, MaxEpoch: 3, Broken: broken}
+	if workload == RWLockClients {
+		p.Writers = 1
+	}
+	return p
+}
+
+// RecipeSpec is the spec of the ZooKeeper recipes (lock, simple lock,
+// read/write lock, double barrier, group membership, election): the
+// recipe's own properties, Zab's agreement, and no deadlock where the
+// recipe has clients that wait (see Waiting). It returns
+// model.NewSystem's error for a cfg that cannot take effect.
+func RecipeSpec(p *Protocol, cfg model.Config) (*checker.Spec[State, Msg], error) {
+	if p.Workload == LockClients {
+		return LockSpec(p, cfg)
+	}
+	sys, err := model.NewSystem[State, Msg](p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var invs []Invariant
+	deadlock := true
+	switch p.Workload {
+	case SimpleLockClients:
+		invs = []Invariant{invariants.MutualExclusion[State, Msg](p)}
+	case RWLockClients:
+		invs = []Invariant{p.RWExclusion(), p.WriterFirst()}
+	case BarrierClients:
+		invs = []Invariant{p.BarrierEntry(), p.BarrierExit(), p.BarrierProgress()}
+		deadlock = false // barrier-progress says more
+	case MemberClients:
+		invs = []Invariant{p.ViewConverges()}
+	case ElectionClients:
+		invs = []Invariant{p.OneLeader(), p.OneWakeup(), p.LeaderElected()}
+	}
+	invs = append(invs, p.Agreement())
+	return &checker.Spec[State, Msg]{System: sys, Invariants: invs, Deadlock: deadlock}, nil
+}
