@@ -173,6 +173,9 @@ func (p *Protocol) apply(self model.NodeID, r Replica, n int, out *model.Out[Msg
 	t := p.tree(r)
 	for i, tx := range r.Log[r.Committed:n] {
 		res, evs := t.Apply(tx.Client, tx.Op)
+		if tx.Op.Kind == OpCloseSession {
+			r = dropWatches(r, tx.Client) // a watch lives no longer than its session
+		}
 		if tx.Origin == uint8(self) && r.owes(tx.Client, tx.Seq) {
 			zxid := r.Committed + uint8(i) + 1
 			out.Send(p.clientNode(tx.Client), Msg{Kind: Reply, Seq: tx.Seq, N: zxid, Res: res})
@@ -211,6 +214,18 @@ func (p *Protocol) fire(r Replica, evs []Event, out *model.Out[Msg]) Replica {
 		}
 		r.Watches = kept
 	}
+	return r
+}
+
+// dropWatches forgets the watches of client c, whose session ended.
+func dropWatches(r Replica, c uint8) Replica {
+	var kept []WatchReg
+	for _, w := range r.Watches {
+		if w.Client != c {
+			kept = append(kept, w)
+		}
+	}
+	r.Watches = kept
 	return r
 }
 
