@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name:   "lamport",
 		Doc:    "Lamport's mutual exclusion: request queues, REQUEST/REPLY/RELEASE, enter on L1 and L2 (seed 002)",
 		Params: []Param{paramN("3"), paramRounds},
@@ -23,7 +23,7 @@ func init() {
 				return nil, err
 			}
 			p := lamport.New(n, r)
-			return mutexSpec[lamport.State, lamport.Msg](p, cfg)
+			return target(p, cfg, lamport.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			n, err := v.Int("n", 2, lamport.MaxSites)

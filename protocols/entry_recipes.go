@@ -50,7 +50,7 @@ func recipe(name string, workload coordination.Workload, clients, doc, broken st
 			}
 			p := coordination.NewRecipe(workload, r, c, b)
 			p.MaxEpoch = uint8(e)
-			return coordinationTarget(coordination.RecipeSpec(p, cfg))
+			return target(p, cfg, coordination.Properties(p))
 		},
 	}
 }
@@ -61,20 +61,20 @@ func init() {
 			"(the herd effect; costs coordination counts it) (seed 004, Simple Lock)",
 		"/slock is a regular znode: a holder that dies never releases it (deadlock)")
 	herd.Family, herd.Costs = "coordination", herdCosts(coordination.SimpleLockClients)
-	register(herd)
-	register(recipe("zkrwlock", coordination.RWLockClients, "3",
+	Register(herd)
+	Register(recipe("zkrwlock", coordination.RWLockClients, "3",
 		"ZooKeeper's read/write lock: sequential write-/read- znodes; readers share, a writer excludes, no reader "+
 			"passes an earlier writer; p(R) writes, the others read (seed 004, Read/Write Lock)",
 		"readers ignore the writers before them"))
-	register(recipe("zkbarrier", coordination.BarrierClients, "3",
+	Register(recipe("zkbarrier", coordination.BarrierClients, "3",
 		"ZooKeeper's double barrier: members register ephemeral znodes under /b, the last opens /b/ready; "+
 			"nobody enters before all registered, nobody is done before all left, nobody is stuck (seed 004, Double Barrier)",
 		"no ready znode: a member waits until it counts them all itself, and misses them once one has left"))
-	register(recipe("zkgroup", coordination.MemberClients, "3",
+	Register(recipe("zkgroup", coordination.MemberClients, "3",
 		"ZooKeeper's group membership: ephemeral znodes under /g, a child watch; every view converges to the "+
 			"live members after a session expires (seed 004, Group Membership)",
 		"regular znodes: a dead member stays in the views"))
-	register(recipe("zkelection", coordination.ElectionClients, "3",
+	Register(recipe("zkelection", coordination.ElectionClients, "3",
 		"ZooKeeper's leader election recipe: the lowest sequential znode leads, each candidate watches its "+
 			"predecessor, so a leader's crash wakes exactly one (seeds 000, 003 Election in ZooKeeper)",
 		"every candidate watches the leader: its crash wakes them all (a herd)"))

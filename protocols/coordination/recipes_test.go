@@ -14,7 +14,7 @@ import (
 // clients p1.. and the fault budget fs.
 func recipe(w Workload, clients int, broken bool, fs string) func() *checker.Spec[State, Msg] {
 	return func() *checker.Spec[State, Msg] {
-		return mustSpec(RecipeSpec(NewRecipe(w, 1, clients, broken), faults(fs)))
+		return mustSpec(NewRecipe(w, 1, clients, broken), faults(fs))
 	}
 }
 
@@ -100,7 +100,7 @@ func TestBrokenRecipesAreCaught(t *testing.T) {
 // is violated, and its counterexample shows two readers in.
 func TestReadersShareTheLock(t *testing.T) {
 	p := NewRecipe(RWLockClients, 1, 3, false)
-	sp := mustSpec(RecipeSpec(p, model.Config{}))
+	sp := mustSpec(p, model.Config{})
 	sp.Invariants = []Invariant{{Name: "readers-alone", Holds: func(w *model.World[State, Msg]) (bool, string) {
 		return len(p.holders(w)) < 2, "two readers hold the lock"
 	}}}

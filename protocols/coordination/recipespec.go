@@ -1,13 +1,12 @@
 package coordination
 
 import (
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/invariants"
-	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // Invariant is a property of the service's worlds.
-type Invariant = checker.Invariant[State, Msg]
+type Invariant = property.Invariant[State, Msg]
 
 // NewRecipe returns the service with clients that run the recipe of
 // workload once each (one lock, one entry, one join), the broken
@@ -21,19 +20,11 @@ func NewRecipe(workload Workload, replicas, clients int, broken bool) *Protocol 
 	return p
 }
 
-// RecipeSpec is the spec of the ZooKeeper recipes (lock, simple lock,
+// recipeProperties is what the ZooKeeper recipes claim (simple lock,
 // read/write lock, double barrier, group membership, election): the
 // recipe's own properties, Zab's agreement, and no deadlock where the
-// recipe has clients that wait (see Waiting). It returns
-// model.NewSystem's error for a cfg that cannot take effect.
-func RecipeSpec(p *Protocol, cfg model.Config) (*checker.Spec[State, Msg], error) {
-	if p.Workload == LockClients {
-		return LockSpec(p, cfg)
-	}
-	sys, err := model.NewSystem[State, Msg](p, cfg)
-	if err != nil {
-		return nil, err
-	}
+// recipe has clients that wait (see Waiting).
+func recipeProperties(p *Protocol) property.Set[State, Msg] {
 	var invs []Invariant
 	deadlock := true
 	switch p.Workload {
@@ -50,5 +41,5 @@ func RecipeSpec(p *Protocol, cfg model.Config) (*checker.Spec[State, Msg], error
 		invs = []Invariant{p.OneLeader(), p.OneWakeup(), p.LeaderElected()}
 	}
 	invs = append(invs, p.Agreement())
-	return &checker.Spec[State, Msg]{System: sys, Invariants: invs, Deadlock: deadlock}, nil
+	return property.Set[State, Msg]{Invariants: invs, Deadlock: deadlock}
 }
