@@ -1,6 +1,7 @@
 package protocols
 
 import (
+	"github.com/coordcheck/coordcheck/checker"
 	"strconv"
 
 	"testing"
@@ -56,4 +57,29 @@ func TestHerdCosts(t *testing.T) {
 	e, _ := Lookup("zkherd")
 	_, err := e.Costs(9)
 	require.ErrorContains(t, err, "9 clients: want 2 to 8")
+}
+
+// The service's own elections: their properties, and the lease wait as
+// the parameter that makes two masters serve when off.
+func TestMasterElectionEntries(t *testing.T) {
+	for name, props := range map[string][]string{
+		"chubbyelect": {"one-master-per-epoch", "one-serving-master", "master-elected", "no-deadlock"},
+		"zkelect":     {"one-master-per-epoch", "master-elected", "no-deadlock"},
+	} {
+		e, ok := Lookup(name)
+		require.True(t, ok, name)
+		target, _, err := e.BuildWith(nil, model.Config{})
+		require.NoError(t, err, name)
+		require.Equal(t, props, target.PropertyNames(), name)
+	}
+	e, _ := Lookup("chubbyelect")
+	_, _, err := e.BuildWith(map[string]string{"leasewait": "later"}, model.Config{})
+	require.ErrorContains(t, err, `leasewait="later": want on or off`)
+	f, err := model.ParseFaults("partition=1")
+	require.NoError(t, err)
+	for wait, want := range map[string]checker.Verdict{"on": checker.Pass, "off": checker.Violated} {
+		target, _, err := e.BuildWith(map[string]string{"leasewait": wait}, model.Config{Faults: f})
+		require.NoError(t, err)
+		require.Equal(t, want, target.Check(checker.Options{}).Verdict, "leasewait=%s", wait)
+	}
 }
