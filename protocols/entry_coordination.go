@@ -88,10 +88,11 @@ func init() {
 	Register(Entry{
 		Name: "latewrite",
 		Doc: "Chubby's late write: zklock holders write to a storage server; a crashed holder's delayed write " +
-			"lands after its successor's unless the server checks sequencers (seed 004, Use of Sequences)",
+			"lands after its successor's unless the server checks sequencers, or the lock-delay exceeds the message delay (seed 004, Use of Sequences)",
 		Params: []Param{paramReplicas, paramClients,
 			{"sequencers", "off", "on: the storage server rejects a write whose sequencer is older than one it has seen"},
-			paramEpochs},
+			paramEpochs,
+			{"lockdelay", "none", "Chubby's lock-delay after a holder's session ends: short (below the message delay bound) or long (above it)"}},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
 			r, c, err := coordinationSize(v)
 			if err != nil {
@@ -111,6 +112,9 @@ func init() {
 			}
 			p := coordination.NewLock(r, c, true, seq)
 			p.MaxEpoch = uint8(e)
+			if p.LockDelay, err = coordination.ParseLockDelay(v.Get("lockdelay")); err != nil {
+				return nil, fmt.Errorf("parameter %v", err)
+			}
 			return target(p, cfg, coordination.Properties(p))
 		},
 	})

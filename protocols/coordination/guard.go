@@ -43,7 +43,7 @@ func (p *Protocol) TimerReady(w *model.World[State, Msg], self model.NodeID, t m
 		return p.noAnswer(w, self)
 	case t >= TimerSession:
 		c := p.clientNode(uint8(t - TimerSession))
-		return s.R.Role == Leading && (w.IsDown(c) || w.Nodes[c].C.Phase == Failed)
+		return s.R.Role == Leading && (w.IsDown(c) || w.Nodes[c].C.Phase == Failed) && p.lockDelayOver(w, c)
 	}
 	return false
 }

@@ -57,6 +57,9 @@ type Protocol struct {
 	// Store adds the storage server that lock holders write to;
 	// Sequencers makes it check their sequencers.
 	Store, Sequencers bool
+	// LockDelay is Chubby's lock-delay, the alternative to sequencers
+	// (lockdelay.go).
+	LockDelay LockDelay
 	// MaxEpoch bounds the elections (they matter under -timers free; with
 	// perfect timers only a leader's crash starts one).
 	MaxEpoch uint8
