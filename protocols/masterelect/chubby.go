@@ -108,7 +108,9 @@ func (p *Protocol) TimerReady(w *model.World[State, Msg], self model.NodeID, t m
 				continue
 			}
 			if r.Epoch < s.Epoch || (r.Epoch == s.Epoch && r.Leader != uint8(self)+1) {
-				if w.InFlight(func(e model.Envelope[Msg]) bool { return e.From == self && e.To == id && e.Msg == Msg{Elected, s.Epoch} }) == 0 {
+				if w.InFlight(func(e model.Envelope[Msg]) bool {
+					return e.From == self && e.To == id && e.Msg == Msg{Elected, s.Epoch}
+				}) == 0 {
 					return true
 				}
 			}
