@@ -34,7 +34,8 @@ func init() {
 			{"ops", "2", "operations of each client: writes and reads of /x, alternating"},
 			{"reads", "leader", "leader (Chubby, under the master lease), local (ZooKeeper, may be stale) or sync (sync, then local)"},
 			paramEpochs,
-			{"lease", "on", "off: a follower may start an election while the leader lives (a master lease that runs out too early)"}},
+			{"lease", "on", "off: a follower may start an election while the leader lives (a master lease that runs out too early)"},
+			{"cache", "off", "Chubby's client caching of /x (with -replicas 1): on (the master invalidates every copy before a write commits) or late (after)"}},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
 			r, c, err := coordinationSize(v)
 			if err != nil {
@@ -54,6 +55,12 @@ func init() {
 			}
 			p := coordination.NewRegister(r, c, ops, reads)
 			p.MaxEpoch = uint8(e)
+			if p.Cache, err = coordination.ParseCacheMode(v.Get("cache")); err != nil {
+				return nil, fmt.Errorf("parameter %v", err)
+			}
+			if p.Cache != coordination.NoCache && (r != 1 || reads != coordination.LeaderReads) {
+				return nil, fmt.Errorf("parameter cache=%s needs replicas=1 and reads=leader: the master keeps its cachers in volatile state", p.Cache)
+			}
 			switch l := v.Get("lease"); l {
 			case "on":
 			case "off":

@@ -18,6 +18,8 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 		r := &s.R
 		b = append(b, byte(r.Role), r.Accepted, r.Current, r.Committed, r.Votes)
 		b = append(b, r.Match[:p.R]...)
+		b = append(b, r.Cachers, r.Waiting)
+		b = appendTxn(b, r.Pending)
 		b = append(b, r.Owed[:p.C]...)
 		b = appendLog(b, r.Log)
 		b = model.AppendUvarint(b, uint64(len(r.Watches)))
@@ -27,7 +29,7 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 		}
 	case ClientNode:
 		c := &s.C
-		b = append(b, c.Conn, c.Next, byte(c.Phase), c.Mine, c.Pred, c.Wrote, c.Seen, c.View)
+		b = append(b, c.Conn, c.Next, byte(c.Phase), c.Mine, c.Pred, c.Wrote, c.Seen, c.View, c.Cached)
 		b = model.AppendBool(model.AppendBool(b, c.Busy), c.PredRead)
 	case StoreNode:
 		d := &s.D
@@ -47,6 +49,8 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 		b = b[5:]
 		copy(r.Match[:], b[:p.R])
 		b = b[p.R:]
+		r.Cachers, r.Waiting = b[0], b[1]
+		r.Pending, b = readTxn(b[2:])
 		copy(r.Owed[:], b[:p.C])
 		b = b[p.C:]
 		r.Log, b = readLog(b)
@@ -61,8 +65,8 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 		}
 	case ClientNode:
 		c := &s.C
-		c.Conn, c.Next, c.Phase, c.Mine, c.Pred, c.Wrote, c.Seen, c.View = b[0], b[1], LockPhase(b[2]), b[3], b[4], b[5], b[6], b[7]
-		c.Busy, b = model.ReadBool(b[8:])
+		c.Conn, c.Next, c.Phase, c.Mine, c.Pred, c.Wrote, c.Seen, c.View, c.Cached = b[0], b[1], LockPhase(b[2]), b[3], b[4], b[5], b[6], b[7], b[8]
+		c.Busy, b = model.ReadBool(b[9:])
 		c.PredRead, b = model.ReadBool(b)
 	case StoreNode:
 		d := &s.D
@@ -155,7 +159,7 @@ func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
 	case Request:
 		b = appendOp(append(b, m.Seq, m.N), m.Op)
 	case Reply:
-		b = appendResult(append(b, m.Seq, m.N), m.Res)
+		b = appendResult(append(b, m.Seq, m.N, m.Epoch), m.Res)
 	case Notify:
 		b = append(model.AppendString(b, m.Event.Path), byte(m.Event.Kind))
 	case Forward, Sync, Synced:
@@ -185,8 +189,8 @@ func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
 		m.Seq, m.N = b[0], b[1]
 		m.Op, b = readOp(b[2:])
 	case Reply:
-		m.Seq, m.N = b[0], b[1]
-		m.Res, b = readResult(b[2:])
+		m.Seq, m.N, m.Epoch = b[0], b[1], b[2]
+		m.Res, b = readResult(b[3:])
 	case Notify:
 		m.Event.Path, b = readPath(b)
 		m.Event.Kind, b = EventKind(b[0]), b[1:]
@@ -278,6 +282,9 @@ func (p *Protocol) formatClient(self model.NodeID, c Client) string {
 		if c.Busy {
 			str += " busy"
 		}
+		if c.Cached != 0 {
+			str += fmt.Sprintf(" cached=%d", c.Cached-1)
+		}
 		return str
 	case SimpleLockClients:
 	case BarrierClients:
@@ -324,6 +331,12 @@ func (p *Protocol) formatReplica(r Replica) string {
 	}
 	if len(owes) > 0 {
 		b.WriteString(" owes=" + strings.Join(owes, ","))
+	}
+	if r.Cachers != 0 {
+		b.WriteString(" cachers=" + formatSet(uint64(r.Cachers)<<p.R))
+	}
+	if r.Pending.Op.Kind != OpNone {
+		fmt.Fprintf(&b, " held=%s waiting=%s", p.formatTxn(r.Pending), formatSet(uint64(r.Waiting)<<p.R))
 	}
 	if len(r.Watches) > 0 {
 		var ws []string

@@ -57,6 +57,8 @@ type Protocol struct {
 	// Store adds the storage server that lock holders write to;
 	// Sequencers makes it check their sequencers.
 	Store, Sequencers bool
+	// Cache makes register clients cache /x (cache.go).
+	Cache CacheMode
 	// LockDelay is Chubby's lock-delay, the alternative to sequencers
 	// (lockdelay.go).
 	LockDelay LockDelay
@@ -296,6 +298,8 @@ func (p *Protocol) stepReplica(self model.NodeID, r Replica, ev model.Event[Msg]
 		return p.onAckNewLeader(self, r, from, m, out)
 	case Join:
 		return p.onJoin(r, from, m, out)
+	case InvAck:
+		return p.onInvAck(self, r, p.clientOf(from), out)
 	}
 	return r
 }

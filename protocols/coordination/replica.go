@@ -28,9 +28,15 @@ func (p *Protocol) onRequest(self model.NodeID, r Replica, c uint8, m Msg, out *
 	case op.Kind.IsWrite():
 		r.Owed[c] = m.Seq + 1
 		if r.Role == Leading {
-			return p.propose(self, r, Txn{Epoch: r.Accepted, Client: c, Origin: uint8(self), Seq: m.Seq, Op: op}, out)
+			t := Txn{Epoch: r.Accepted, Client: c, Origin: uint8(self), Seq: m.Seq, Op: op}
+			if p.Cache != NoCache {
+				return p.writeCached(self, r, t, out)
+			}
+			return p.propose(self, r, t, out)
 		}
 		out.Send(leader, Msg{Kind: Forward, Epoch: r.Accepted, Client: c, Seq: m.Seq, Op: op})
+	case r.Role == Leading && p.Cache != NoCache:
+		return p.replyCached(r, c, m.Seq, op, out)
 	case r.Role == Leading || p.Reads == LocalReads:
 		return p.reply(r, c, m.Seq, op, p.tree(r).Read(op), out)
 	case p.Reads == LeaderReads:

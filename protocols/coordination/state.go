@@ -68,6 +68,12 @@ type Replica struct {
 	// Owed[c] is 1 + the request number for which client c waits for an
 	// answer from this server, 0 when none.
 	Owed    [MaxClients]uint8
+	// Chubby's client caching (cache.go), at the master: Cachers, the
+	// clients that may hold /x in their cache; Pending, a write held
+	// until Waiting, the clients whose invalidation is not yet
+	// acknowledged, is empty (Pending.Op.Kind is OpNone when none).
+	Cachers, Waiting uint8
+	Pending          Txn
 	Watches []WatchReg // sorted by path, kind and client
 }
 
@@ -115,6 +121,8 @@ type Client struct {
 	Mine  uint8 // the counter of its lock znode
 	Pred  uint8 // the counter of the znode it watches
 	Wrote uint8 // writes to storage completed (for the data it writes)
+	// Cached is a caching register client's copy of /x, plus one; 0: none.
+	Cached uint8
 	// PredRead: the read/write lock's predecessor is a read znode
 	// ("read-k"), not a write znode.
 	PredRead bool
