@@ -67,14 +67,14 @@ type Replica struct {
 	Match [MaxReplicas]uint8
 	// Owed[c] is 1 + the request number for which client c waits for an
 	// answer from this server, 0 when none.
-	Owed    [MaxClients]uint8
+	Owed [MaxClients]uint8
 	// Chubby's client caching (cache.go), at the master: Cachers, the
 	// clients that may hold /x in their cache; Pending, a write held
 	// until Waiting, the clients whose invalidation is not yet
 	// acknowledged, is empty (Pending.Op.Kind is OpNone when none).
 	Cachers, Waiting uint8
 	Pending          Txn
-	Watches []WatchReg // sorted by path, kind and client
+	Watches          []WatchReg // sorted by path, kind and client
 }
 
 // serving says whether the replica answers clients: in phase 3 only.
