@@ -24,6 +24,10 @@ type checkJSON struct {
 	Network  string            `json:"network"`
 	Faults   string            `json:"faults"`
 	Mode     string            `json:"mode"`
+	// Identity names the system and the search (the protocol, its
+	// parameters, the configuration and the flags that shape the walks),
+	// so that merge combines only shards of one run.
+	Identity string `json:"identity"`
 	*checker.Report
 	ExitCode int `json:"exit_code"`
 }
@@ -57,6 +61,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	seed := fs.Uint64("seed", 1, "random and swarm: the seed of every walk's stream")
 	walks := fs.Int("walks", checker.DefaultWalks, "random and swarm: the number of walks")
 	walk := fs.Int("walk", -1, "random and swarm: run only this walk (to replay it)")
+	shard := fs.String("shard", "", "random and swarm: run only shard i/n of the walks (walk k is shard k mod n; merge combines the -json reports)")
 	maxStates := fs.Uint64("max-states", 0, "stop after this many distinct states (0: no bound)")
 	maxDepth := fs.Int("max-depth", 0, "do not expand states deeper than this (0: no bound)")
 	maxMem := fs.Uint64("max-memory", defaultMaxMemoryMB(), "stop when the search holds this many MB (default: 3/4 of the memory available at start)")
@@ -70,6 +75,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
+	symmetry := fs.Bool("symmetry", false, "bfs and dfs: store one state per renaming of the protocol's interchangeable nodes (safety only)")
+	por := fs.Bool("por", false, "bfs and dfs: expand only a persistent set of actions in each state (deadlocks and terminal properties only)")
 	workers := fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
 	var ckf checkpointFlags
 	fs.StringVar(&ckf.path, "checkpoint", "", "BFS: write the search state to this file now and then, and when stopped early")
@@ -101,13 +108,20 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	cfg.Ordering, cfg.AppMsgs = *ordering, *appMsgs
 	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
-		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness, Workers: *workers}
+		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness, Workers: *workers, Symmetry: *symmetry, POR: *por}
 	if opts.Strategy, err = checker.ParseStrategy(*mode); err != nil {
 		return 0, usageError("%v", err)
 	}
 	opts.Seed, opts.Walks = *seed, *walks
 	if *walk >= 0 {
 		opts.Walk = walk
+	}
+	if *shard != "" {
+		sh, err := checker.ParseShard(*shard)
+		if err != nil {
+			return 0, usageError("-shard: %v", err)
+		}
+		opts.Shard = &sh
 	}
 	given := map[string]string{}
 	fs.Visit(func(f *flag.Flag) {
@@ -141,6 +155,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 
 	identity := fmt.Sprintf("%s %s network=%s faults=%s timers=%s ordering=%v app-msgs=%d skip=%s",
 		name, values, cfg.Network, cfg.Faults, cfg.Timers, cfg.Ordering, cfg.AppMsgs, *skip)
+	if *symmetry {
+		identity += " symmetry=true" // a reduced search's states are representatives
+	}
+	if *por {
+		identity += " por=true" // a reduced search's states are some of all
+	}
 	if err := ckf.apply(&opts, target, identity, stderr); err != nil {
 		return 0, usageError("%v", err)
 	}
@@ -222,7 +242,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(checkJSON{name, values.Map(), cfg.Network.String(), cfg.Faults.String(), *mode, rep, code}); err != nil {
+		runID := fmt.Sprintf("%s mode=%s seed=%d walks=%d max-depth=%d liveness=%v exhaust=%v",
+			identity, *mode, *seed, *walks, *maxDepth, *liveness, *exhaust)
+		if err := enc.Encode(checkJSON{name, values.Map(), cfg.Network.String(), cfg.Faults.String(), *mode, runID, rep, code}); err != nil {
 			return 0, err
 		}
 		return code, nil
@@ -356,6 +378,9 @@ search flags:
                        random (random walks), swarm (walks with varied biases)
   -seed S -walks N     random and swarm: seed and number of walks (default 1, 10000)
   -walk K              random and swarm: run only walk K (replays a failing walk)
+  -shard I/N           random and swarm: run only the walks k with k mod N = I
+                       (0 <= I < N); 'coordcheck merge' combines the N shards'
+                       -json reports into the unsharded run's verdict
   -network fifo|unordered
                        channel semantics (default fifo: reliable, FIFO per link)
   -faults SPEC         fault budget per execution (default none), comma-separated:
@@ -387,6 +412,12 @@ search flags:
   -json                print one JSON object (verdict, counts, coverage, timing, trace)
   -strict              a pass with a warning (a configured fault that never fired,
                        a property whose premise never held) exits 3, inconclusive
+  -symmetry            bfs and dfs: store one state per renaming of the protocol's
+                       interchangeable nodes (e.g. centralized's clients); safety
+                       only (-liveness=false); refused where it would be unsound
+  -por                 bfs and dfs: expand only a persistent set of actions (one
+                       node's, that nothing else can interfere with) in each
+                       state; checks deadlocks and terminal properties only
   -workers N           goroutines to search on, for BFS, random and swarm
                        (default 0: one per core); any number gives the same result
   -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)

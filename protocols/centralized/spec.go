@@ -12,5 +12,5 @@ import (
 // cfg: with cfg.Ordering also the happened-before order of requests.
 func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
 	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
-		property.Invariant[State, Msg]{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
+		property.Invariant[State, Msg]{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder, Symmetric: true})
 }
