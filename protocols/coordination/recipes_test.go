@@ -53,7 +53,7 @@ func TestRecipes(t *testing.T) {
 		// barrier opened.
 		{name: "barrier, 2 clients", spec: recipe(BarrierClients, 2, false, "none"), states: 1632, edges: 2822, depth: 27},
 		{name: "barrier, 2 clients, crash=1@p1", spec: recipe(BarrierClients, 2, false, "crash=1@p1"), states: 4776, edges: 9310, depth: 27},
-		{name: "barrier, 3 clients, crash=1@p1", spec: recipe(BarrierClients, 3, false, "crash=1@p1"), states: 5555352, edges: 15341702, depth: 43, long: true},
+		{name: "barrier, 3 clients, crash=1@p1", spec: recipe(BarrierClients, 3, false, "crash=1@p1"), states: 5352748, edges: 14940928, depth: 43, long: true},
 		// Group membership: the views converge after a member's session
 		// expires.
 		{name: "group, 3 clients", spec: recipe(MemberClients, 3, false, "none"), states: 2936, edges: 7524, depth: 19},
