@@ -4,10 +4,10 @@ import (
 	"fmt"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/coordination"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 // The ZooKeeper recipes of seed 004 as clients of the coordination
@@ -81,13 +81,13 @@ func init() {
 }
 
 // herdCosts measures the watch notifications per release of the lock of
-// workload (coordination.MeasureHerd) beside the notes' argument: the
+// workload (costs.Herd) beside the notes' argument: the
 // simple lock wakes every waiter, the sequential recipe only the next
 // (seed 004, "Simple Lock ... Problems: herd effect"; "Simple Lock
 // without herd effect").
 func herdCosts(workload coordination.Workload) func(n int) ([]CostRow, error) {
 	return func(n int) ([]CostRow, error) {
-		h, err := coordination.MeasureHerd(workload, n)
+		h, err := costs.Herd(workload, n)
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +95,7 @@ func herdCosts(workload coordination.Workload) func(n int) ([]CostRow, error) {
 		if workload == coordination.SimpleLockClients {
 			first, total = exact("N-1, every waiter (the herd)", n-1), exact("(N-1)+(N-2)+...+1 = N(N-1)/2", n*(n-1)/2)
 		}
-		one := func(x int) mutex.Range { return mutex.Range{Min: x, Max: x} }
+		one := func(x int) costs.Range { return costs.Range{Min: x, Max: x} }
 		return []CostRow{
 			first.row("watch notifications of a release, N-1 waiting", one(h.First())),
 			total.row("watch notifications of all N releases", one(h.Total())),

@@ -107,7 +107,7 @@
 //
 // The other recipes of seed 004 run as clients too, each in its own file
 // with its properties and a deliberately broken variant (Broken): the
-// simple lock and its herd effect (simplelock.go, herd.go), the read/write
+// simple lock and its herd effect (simplelock.go; measured in costs/herd.go), the read/write
 // lock (rwlock.go), the double barrier (barrier.go), group membership
 // (membership.go) and the leader election recipe (election_recipe.go);
 // NewRecipe builds them, usually over one replica, a standalone server.

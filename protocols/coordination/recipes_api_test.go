@@ -8,9 +8,63 @@ import (
 	"github.com/coordcheck/coordcheck/model"
 )
 
+// herdRun drives a run by hand, in rounds, and counts what it sends.
+type herdRun struct {
+	sys         *model.System[State, Msg]
+	w, next     *model.World[State, Msg]
+	msgs, notes int
+}
+
+func (r *herdRun) apply(a model.Action) {
+	if r.next == nil {
+		r.next = &model.World[State, Msg]{}
+	}
+	r.sys.Apply(r.w, a, r.next)
+	r.sys.LastOut().Sends(func(_ model.NodeID, m Msg) {
+		r.msgs++
+		if m.Kind == Notify {
+			r.notes++
+		}
+	})
+	r.w, r.next = r.next, r.w
+}
+
+func (r *herdRun) input(id model.NodeID, in model.Input) bool {
+	for _, a := range r.sys.Actions(r.w, nil) {
+		if a.Kind == model.ActInput && a.Node == id && a.Input == in {
+			r.apply(a)
+			return true
+		}
+	}
+	return false
+}
+
+// settle runs rounds until no message is in flight: each round delivers
+// the messages in flight at its start, link by link in canonical order.
+func (r *herdRun) settle() bool {
+	for range 64 {
+		if len(r.w.Net) == 0 {
+			return true
+		}
+		type link struct{ from, to model.NodeID }
+		var plan []link
+		for _, e := range r.w.Net {
+			plan = append(plan, link{e.From, e.To})
+		}
+		for _, l := range plan {
+			for _, a := range r.sys.Actions(r.w, nil) {
+				if a.Kind == model.ActDeliver && a.Peer == l.from && a.Node == l.to {
+					r.apply(a)
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
 // newRun is a run of the recipe of workload with n clients of a
-// standalone server, driven by hand (herd.go's rounds), with one crash
-// in the budget.
+// standalone server, driven by hand, with one crash in the budget.
 func newRun(t *testing.T, workload Workload, n int) (*Protocol, *herdRun) {
 	t.Helper()
 	p := NewRecipe(workload, 1, n, false)

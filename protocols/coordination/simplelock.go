@@ -8,7 +8,7 @@ import "github.com/coordcheck/coordcheck/model"
 // the lock when it dies or explicitly deletes the znode. Problems: herd
 // effect": every release wakes every waiter, which all race to create l
 // again and all but one lose. `coordcheck costs coordination` counts the
-// notifications (herd.go). The deliberately broken variant (Broken)
+// notifications (costs/herd.go). The deliberately broken variant (Broken)
 // creates l as a regular znode, not an ephemeral one: a holder that dies
 // never releases, and the waiters wait forever.
 
