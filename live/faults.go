@@ -14,13 +14,16 @@ import (
 // Faults are the failures injected on a live run, in the checker's -faults
 // vocabulary where it maps: drop=K and dup=K strike K frames at most
 // ("inf": any number), each frame with probability Rate while budget is
-// left; crash=K[@nodes] and restart=K crash and restart node goroutines
-// (the run's chaos loop, Run); delay=D, which the model has no need of (it
-// chooses every interleaving), holds each frame for a uniform time up to
-// D, behind the frames ahead of it on its link.
+// left; crash=K[@nodes] and restart=K crash and restart nodes (the run's
+// chaos loop, Run); partition=K splits the network K times, each for a
+// while, cutting the links between the two sides both ways; delay=D,
+// which the model has no need of (it chooses every interleaving), holds
+// each frame for a uniform time up to D, behind the frames ahead of it on
+// its link.
 type Faults struct {
 	Drop, Dup      int // budgets; model.Unbounded: no bound
 	Crash, Restart int
+	Partition      int
 	CrashNodes     uint64 // bit i: node i may crash; 0: any node
 	Delay          time.Duration
 	// Rate is the chance that a frame is dropped, or duplicated, while
@@ -49,8 +52,6 @@ func ParseFaults(spec string) (Faults, error) {
 			f.Delay = d
 		case name == "dup" && val == "inf":
 			f.Dup = model.Unbounded
-		case name == "partition":
-			return f, fmt.Errorf("fault partition: live runs do not inject partitions yet (valid: crash, restart, drop, dup, delay)")
 		default:
 			rest = append(rest, item)
 		}
@@ -64,6 +65,7 @@ func ParseFaults(spec string) (Faults, error) {
 		f.Dup = mf.Budget[model.Dup]
 	}
 	f.Crash, f.Restart, f.CrashNodes = mf.Budget[model.Crash], mf.Budget[model.Restart], mf.CrashNodes
+	f.Partition = mf.Budget[model.Partition]
 	if f.Restart > 0 && f.Crash == 0 {
 		return f, fmt.Errorf("faults: a restart needs a crashed node, and the crash budget is 0 (add crash=N)")
 	}
@@ -82,8 +84,8 @@ func (f Faults) String() string {
 			parts = append(parts, fmt.Sprintf("%s=%d", name, k))
 		}
 	}
-	mf := model.Faults{CrashNodes: f.CrashNodes}
-	mf.Budget[model.Crash], mf.Budget[model.Restart] = f.Crash, f.Restart
+	mf := f.model()
+	mf.Budget[model.Drop], mf.Budget[model.Dup] = 0, 0
 	if mf.Any() {
 		parts = append(parts, mf.String())
 	}
@@ -101,20 +103,35 @@ func (f Faults) String() string {
 // Check returns an error naming a fault that can never strike among n
 // nodes (model.Faults.Check), or nil.
 func (f Faults) Check(n int) error {
-	mf := model.Faults{CrashNodes: f.CrashNodes}
-	mf.Budget[model.Crash], mf.Budget[model.Restart] = f.Crash, f.Restart
+	mf := f.model()
+	mf.Budget[model.Drop], mf.Budget[model.Dup] = 0, 0
 	if f.Rate < 0 || f.Rate > 1 {
 		return fmt.Errorf("fault rate %g: want a probability from 0 to 1", f.Rate)
 	}
 	return mf.Check(n)
 }
 
+// model is f as the checker's fault budget (an unbounded dup becomes
+// the largest count the model takes).
+func (f Faults) model() model.Faults {
+	mf := model.Faults{CrashNodes: f.CrashNodes}
+	mf.Budget[model.Crash], mf.Budget[model.Restart], mf.Budget[model.Partition] = f.Crash, f.Restart, f.Partition
+	mf.Budget[model.Drop], mf.Budget[model.Dup] = f.Drop, f.Dup
+	if f.Dup == model.Unbounded {
+		mf.Budget[model.Dup] = 255
+	}
+	return mf
+}
+
 // FaultCounts are the faults that struck.
 type FaultCounts struct {
 	Dropped, Duplicated, Delayed int64
-	// Lost counts frames that arrived at a node that was down.
-	Lost              int64
-	Crashes, Restarts int64
+	// Lost counts frames that arrived after the model lost them: their
+	// receiver crashed, or a partition cut their link, since they left.
+	Lost int64
+	// Cut counts messages sent across a partition (lost at once).
+	Cut                           int64
+	Crashes, Restarts, Partitions int64
 }
 
 // injector decides, from one seeded stream, which frames are struck.

@@ -6,6 +6,7 @@ import (
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -49,10 +50,10 @@ func electionSpec[S, M any, P electionProtocol[S, M]](p P, cfg model.Config, alw
 	if always {
 		invs = append(invs, invariants.Agreement[S, M](p))
 	}
-	return &checker.Spec[S, M]{
+	return live.Target(&checker.Spec[S, M]{
 		System:     sys,
 		Invariants: invs,
 		Deadlock:   true,
 		Liveness:   []checker.Liveness[S, M]{invariants.ElectionLiveness[S, M](p)},
-	}, nil
+	}), nil
 }

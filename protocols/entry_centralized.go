@@ -34,7 +34,9 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[centralized.State, centralized.Msg](centralized.New(n, mutex.Endless)), nil
+			p := centralized.New(n, mutex.Endless)
+			return liveRunner(mutexSpec[centralized.State, centralized.Msg](p, model.Config{},
+				checker.Invariant[centralized.State, centralized.Msg]{Name: centralized.ReleaseFromHolderName, Holds: p.ReleaseFromHolder}))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

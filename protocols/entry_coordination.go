@@ -5,6 +5,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/coordination"
 )
@@ -120,5 +121,5 @@ func coordinationTarget(sp *checker.Spec[coordination.State, coordination.Msg], 
 	if err != nil {
 		return nil, err
 	}
-	return sp, nil
+	return live.Target(sp), nil
 }

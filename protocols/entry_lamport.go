@@ -30,7 +30,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[lamport.State, lamport.Msg](lamport.New(n, mutex.Endless)), nil
+			return liveRunner(mutexSpec[lamport.State, lamport.Msg](lamport.New(n, mutex.Endless), model.Config{}))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

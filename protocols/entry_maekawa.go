@@ -41,7 +41,8 @@ func init() {
 				return nil, err
 			}
 			p.Requesters = req
-			return live.NewRunner[maekawa.State, maekawa.Msg](p), nil
+			return liveRunner(mutexSpec[maekawa.State, maekawa.Msg](p, model.Config{},
+				checker.Invariant[maekawa.State, maekawa.Msg]{Name: maekawa.ReleaseFromHolderName, Holds: p.ReleaseFromHolder}))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

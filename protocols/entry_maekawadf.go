@@ -60,7 +60,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[maekawadf.State, maekawadf.Msg](p), nil
+			return liveRunner(mutexSpec[maekawadf.State, maekawadf.Msg](p, model.Config{},
+				checker.Invariant[maekawadf.State, maekawadf.Msg]{Name: maekawadf.OneVoteName, Holds: p.OneVote}))
 		},
 		Family: "mutex",
 		Costs:  maekawaDFCosts,

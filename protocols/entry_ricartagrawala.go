@@ -33,7 +33,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[ra.State, ra.Msg](p), nil
+			return liveRunner(mutexSpec[ra.State, ra.Msg](p, model.Config{}))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

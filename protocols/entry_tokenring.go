@@ -38,7 +38,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[tokenring.State, tokenring.Msg](p), nil
+			return liveRunner(mutexSpec[tokenring.State, tokenring.Msg](p, model.Config{},
+				checker.Invariant[tokenring.State, tokenring.Msg]{Name: tokenring.OneTokenName, Holds: p.AtMostOneToken}))
 		},
 		Family: "mutex",
 		Costs:  tokenRingCosts,

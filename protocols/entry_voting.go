@@ -35,7 +35,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[voting.State, voting.Msg](p), nil
+			return liveRunner(mutexSpec[voting.State, voting.Msg](p, model.Config{},
+				checker.Invariant[voting.State, voting.Msg]{Name: voting.VotesAccurateName, Holds: p.VotesAccurate}))
 		},
 		Family: "mutex",
 		Costs:  votingCosts,

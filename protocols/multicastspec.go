@@ -8,6 +8,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
@@ -70,7 +71,7 @@ type mcastFamily struct {
 // per node (see invariants/multicast.go). Asking for a property the
 // protocol does not report, or restarts (processes are crash-stop: a
 // restarted sender would reuse its numbers), is an error.
-func mcastSpec[S, M any](p model.Protocol[S, M], cfg model.Config, v Values, fam mcastFamily) (*checker.Spec[S, M], error) {
+func mcastSpec[S, M any](p model.Protocol[S, M], cfg model.Config, v Values, fam mcastFamily) (checker.Target, error) {
 	if cfg.Faults.Budget[model.Restart] != 0 {
 		return nil, fmt.Errorf("multicast processes are crash-stop: -faults restart is not supported")
 	}
@@ -116,5 +117,5 @@ func mcastSpec[S, M any](p model.Protocol[S, M], cfg model.Config, v Values, fam
 			sp.Liveness = append(sp.Liveness, invariants.McastAgreement[S, M]())
 		}
 	}
-	return sp, nil
+	return live.Target(sp), nil
 }

@@ -3,6 +3,7 @@ package protocols
 import (
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -28,10 +29,10 @@ func mutexSpec[S, M any, P mutexProtocol[S, M]](p P, cfg model.Config, extra ...
 	if cfg.Ordering {
 		invs = append(invs, invariants.HappenedBeforeOrder[S, M](p, p))
 	}
-	return &checker.Spec[S, M]{
+	return live.Target(&checker.Spec[S, M]{
 		System:     sys,
 		Invariants: invs,
 		Deadlock:   true,
 		Liveness:   []checker.Liveness[S, M]{invariants.StarvationFreedom[S, M](p)},
-	}, nil
+	}), nil
 }

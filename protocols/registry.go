@@ -178,3 +178,28 @@ var (
 	paramN      = func(def string) Param { return Param{"n", def, "number of processes"} }
 	paramRounds = Param{"rounds", "1", "critical sections each process enters (bounds the state space)"}
 )
+
+// Runner builds the protocol of values v for a live run (coordcheck run,
+// package live): with the entry's Live hook if it has one, or else from
+// the target Build makes under the checker's default configuration, so
+// that the run is judged by the very properties the checker checks.
+func (e Entry) Runner(v Values) (live.Runner, error) {
+	if e.Live != nil {
+		return e.Live(v)
+	}
+	return liveRunner(e.Build(v, model.Config{}))
+}
+
+// liveRunner is the live runner of a target built by mutexSpec,
+// electionSpec, mcastSpec or coordinationTarget, or the error that
+// building it gave.
+func liveRunner(t checker.Target, err error) (live.Runner, error) {
+	if err != nil {
+		return nil, err
+	}
+	r, ok := t.(live.Runnable)
+	if !ok {
+		return nil, fmt.Errorf("this protocol's target does not run live")
+	}
+	return r.Runner(), nil
+}
