@@ -77,6 +77,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdLincheck(args[1:], stdout)
 	case "run":
 		code, err = cmdRun(args[1:], stdout, stderr)
+	case "node":
+		// Hidden: a node process of run -transport proc.
+		code, err = cmdNode(args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
