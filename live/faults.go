@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -26,6 +27,9 @@ type Faults struct {
 	Partition      int
 	CrashNodes     uint64 // bit i: node i may crash; 0: any node
 	Delay          time.Duration
+	// DelayNodes, when not 0, restricts the delay to the messages sent to
+	// these nodes (bit i for node i): delay=5ms@p2 makes p2 a slow node.
+	DelayNodes uint64
 	// Rate is the chance that a frame is dropped, or duplicated, while
 	// the budget lasts (default DefaultRate).
 	Rate float64
@@ -45,11 +49,21 @@ func ParseFaults(spec string) (Faults, error) {
 		name, val, _ := strings.Cut(item, "=")
 		switch {
 		case name == "delay":
+			val, nodes, targeted := strings.Cut(val, "@")
 			d, err := time.ParseDuration(val)
 			if err != nil || d <= 0 || d > time.Minute {
-				return f, fmt.Errorf("fault delay=%s: want a duration from 1ns to 1m, e.g. delay=5ms", clip.Quote(val))
+				return f, fmt.Errorf("fault delay=%s: want a duration from 1ns to 1m, e.g. delay=5ms or delay=5ms@p2", clip.Quote(val))
 			}
 			f.Delay = d
+			if targeted {
+				for _, s := range strings.Split(nodes, "+") {
+					id, err := model.ParseNodeID(s)
+					if err != nil {
+						return f, fmt.Errorf("delay nodes %s: %v", clip.Quote(nodes), err)
+					}
+					f.DelayNodes |= 1 << id
+				}
+			}
 		case name == "dup" && val == "inf":
 			f.Dup = model.Unbounded
 		default:
@@ -92,7 +106,17 @@ func (f Faults) String() string {
 	count("drop", f.Drop)
 	count("dup", f.Dup)
 	if f.Delay > 0 {
-		parts = append(parts, "delay="+f.Delay.String())
+		d := "delay=" + f.Delay.String()
+		if f.DelayNodes != 0 {
+			var ids []string
+			for i := range model.MaxNodes {
+				if f.DelayNodes&(1<<i) != 0 {
+					ids = append(ids, model.NodeID(i).String())
+				}
+			}
+			d += "@" + strings.Join(ids, "+")
+		}
+		parts = append(parts, d)
 	}
 	if len(parts) == 0 {
 		return "none"
@@ -105,6 +129,9 @@ func (f Faults) String() string {
 func (f Faults) Check(n int) error {
 	mf := f.model()
 	mf.Budget[model.Drop], mf.Budget[model.Dup] = 0, 0
+	if f.DelayNodes>>n != 0 {
+		return fmt.Errorf("fault delay: no node p%d in this configuration", 63-bits.LeadingZeros64(f.DelayNodes))
+	}
 	if f.Rate < 0 || f.Rate > 1 {
 		return fmt.Errorf("fault rate %g: want a probability from 0 to 1", f.Rate)
 	}
@@ -151,7 +178,7 @@ func newInjector(f Faults, seed uint64) *injector {
 
 // strike decides the fate of one frame: how many copies leave (0: it is
 // dropped; 2: duplicated) and how long it is held.
-func (j *injector) strike() (copies int, delay time.Duration) {
+func (j *injector) strike(to model.NodeID) (copies int, delay time.Duration) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	copies = 1
@@ -165,7 +192,7 @@ func (j *injector) strike() (copies int, delay time.Duration) {
 		j.f.Dup = spend(j.f.Dup)
 		j.counts.Duplicated++
 	}
-	if j.f.Delay > 0 && copies > 0 {
+	if j.f.Delay > 0 && copies > 0 && (j.f.DelayNodes == 0 || j.f.DelayNodes&(1<<to) != 0) {
 		delay = time.Duration(j.rng.Int64N(int64(j.f.Delay) + 1))
 		j.counts.Delayed++
 	}

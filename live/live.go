@@ -409,7 +409,7 @@ func (c *Cluster[S, M]) send(from, to model.NodeID, msg M) {
 		}
 		return
 	}
-	copies, delay := c.inj.strike()
+	copies, delay := c.inj.strike(to)
 	for range copies {
 		c.flight[from][to] = append(c.flight[from][to], inflight[M]{msg: msg})
 	}

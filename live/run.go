@@ -17,17 +17,24 @@ import (
 // RunConfig is a bounded live run: how long, on which links, with which
 // faults and workload.
 type RunConfig struct {
-	Duration   time.Duration // how long the workload runs at most (required)
-	Transport  Transport
-	Faults     Faults
-	Seed       uint64        // the fault injector's and the chaos loop's stream
-	Hold       time.Duration // how long a node stays in its critical section
+	Duration  time.Duration // how long the workload runs at most (required)
+	Transport Transport
+	Faults    Faults
+	Seed      uint64        // the fault injector's and the chaos loop's stream
+	Hold      time.Duration // how long a node stays in its critical section
+	// Think bounds the pause, drawn from the seeded stream, a node takes
+	// before each input it gives (clients that do not all hurry at once).
+	Think      time.Duration
 	TimerDelay time.Duration // see Options
 	// MaxTrace bounds the steps kept as the checker's action lines
 	// (Report.Trace); 0: DefaultMaxTrace.
 	MaxTrace int
 	// Node starts a node's process for Transport Proc.
 	Node NodeCommand
+	// RestartWithin bounds the pause, drawn from the seeded stream, after
+	// which a crashed node restarts and a partition heals (default half
+	// the time between two chaos events, at most 500ms).
+	RestartWithin time.Duration
 	// Progress, when set, is called about every ProgressEvery (default
 	// 200ms) while the run lasts.
 	Progress      func(Progress)
@@ -171,13 +178,13 @@ func (r *runner[S, M]) Run(cfg RunConfig) (*Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.workload(model.NodeID(i), deadline, cfg.Hold)
+			c.workload(model.NodeID(i), deadline, cfg.Hold, cfg.Think)
 		}()
 	}
 	chaosDone := make(chan struct{})
 	go func() {
 		defer close(chaosDone)
-		c.chaos(cfg.Faults, cfg.Duration, deadline)
+		c.chaos(cfg.Faults, cfg.Duration, deadline, cfg.RestartWithin)
 	}()
 	settled := j.monitor(cfg, deadline, chaosDone)
 	c.Stop()
@@ -199,7 +206,7 @@ func (r *runner[S, M]) Run(cfg RunConfig) (*Report, error) {
 const MonitorEvery = 20 * time.Millisecond
 
 // workload drives node id until deadline (see NewRunner).
-func (c *Cluster[S, M]) workload(id model.NodeID, deadline time.Time, hold time.Duration) {
+func (c *Cluster[S, M]) workload(id model.NodeID, deadline time.Time, hold, think time.Duration) {
 	fair, _ := c.p.(model.FairInputs)
 	n := c.nodes[id]
 	for time.Now().Before(deadline) {
@@ -227,6 +234,9 @@ func (c *Cluster[S, M]) workload(id model.NodeID, deadline time.Time, hold time.
 		if hold > 0 && inside {
 			time.Sleep(min(hold, time.Until(deadline)))
 		}
+		if think > 0 {
+			time.Sleep(min(time.Duration(c.inj.intn(int(think)+1)), time.Until(deadline)))
+		}
 		// The input may have been disabled meanwhile (by a crash): then
 		// wait a little, and look again.
 		if errors.Is(c.Input(id, in, min(50*time.Millisecond, time.Until(deadline))), ErrStopped) {
@@ -238,19 +248,20 @@ func (c *Cluster[S, M]) workload(id model.NodeID, deadline time.Time, hold time.
 // chaos crashes f.Crash nodes and splits the network f.Partition times,
 // at evenly spaced times of the run: each crash strikes a live node the
 // stream chooses among those allowed to crash, restarted (while
-// f.Restart lasts) after a pause the stream draws up to half the gap
-// (at most 500ms); each partition puts p0 and a random part of the others
-// apart from the rest, and heals after such a pause.
-func (c *Cluster[S, M]) chaos(f Faults, d time.Duration, deadline time.Time) {
+// f.Restart lasts) after a pause the stream draws up to within (default
+// half the gap, at most 500ms); each partition puts p0 and a random part
+// of the others apart from the rest, and heals after such a pause.
+func (c *Cluster[S, M]) chaos(f Faults, d time.Duration, deadline time.Time, within time.Duration) {
 	events := f.Crash + f.Partition
 	if events == 0 {
 		return
 	}
 	start := deadline.Add(-d)
 	gap := d / time.Duration(events+1)
-	pause := func() time.Duration {
-		return time.Duration(c.inj.intn(int(min(gap/2, 500*time.Millisecond)) + 1))
+	if within <= 0 {
+		within = min(gap/2, 500*time.Millisecond)
 	}
+	pause := func() time.Duration { return time.Duration(c.inj.intn(int(within) + 1)) }
 	restarts, crashes, parts := f.Restart, f.Crash, f.Partition
 	for k := range events {
 		if !c.sleepUntil(start.Add(gap*time.Duration(k+1)), deadline) {

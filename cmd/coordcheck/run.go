@@ -45,7 +45,11 @@ flags:
                     lasts (default 0.01)
   -hold D           how long a node stays in its critical section (default 100us:
                     one that takes no time leaves an overlap only microseconds to show)
+  -think D          a node pauses up to D (drawn from the seed) before each input it
+                    takes, so that clients interleave (default 0: at once)
   -timer D          how long an armed timer waits before it fires (default 10ms)
+  -restart-within D a crashed node restarts, a partition heals, after a pause drawn
+                    up to D (default half the time between two faults, at most 500ms)
   -seed N           seed of the fault injector and the chaos (default 1)
   -o FILE.edn       write the observed client history (coordination service) as Jepsen
                     EDN, which 'coordcheck lincheck -model kv' reads
@@ -82,8 +86,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	faults := fs.String("faults", "none", "faults")
 	rate := fs.Float64("fault-rate", live.DefaultRate, "chance a message is struck")
 	hold := fs.Duration("hold", 100*time.Microsecond, "time in the critical section")
+	think := fs.Duration("think", 0, "bound of the pause before each input")
 	timer := fs.Duration("timer", 10*time.Millisecond, "timer delay")
 	seed := fs.Uint64("seed", 1, "fault injector seed")
+	within := fs.Duration("restart-within", 0, "bound of the pause before a restart or a heal")
 	edn := fs.String("o", "", "EDN history file")
 	html := fs.String("html", "", "HTML visualization file")
 	cex := fs.String("cex", "", "counterexample file")
@@ -112,10 +118,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if *hold < 0 || *hold > *duration {
 		return 0, usageError("run %s: -hold %s: want a duration from 0 to the run's -duration", name, hold)
 	}
+	if *think < 0 || *think > *duration {
+		return 0, usageError("run %s: -think %s: want a duration from 0 to the run's -duration", name, think)
+	}
 	if *timer <= 0 || *timer > time.Minute {
 		return 0, usageError("run %s: -timer %s: want a duration from 1ns to 1m", name, timer)
 	}
-	cfg := live.RunConfig{Duration: *duration, Hold: *hold, Seed: *seed, TimerDelay: *timer}
+	if *within < 0 || *within > *duration {
+		return 0, usageError("run %s: -restart-within %s: want a duration from 0 to the run's -duration", name, within)
+	}
+	cfg := live.RunConfig{Duration: *duration, Hold: *hold, Seed: *seed, TimerDelay: *timer, RestartWithin: *within, Think: *think}
 	var ok2 bool
 	if cfg.Transport, ok2 = live.ParseTransport(*transport); !ok2 {
 		return 0, usageError("run %s: -transport %s (valid: tcp, mem, proc)", name, clip.Quote(*transport))
