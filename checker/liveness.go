@@ -7,25 +7,12 @@ import (
 	"time"
 
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
-// Liveness is a property checked on the cycles of the state graph, not only
-// on its terminal states, under weak fairness (see model.System.FairClass).
-// Pending(w, i) says that node i has an obligation not yet met in w: it
-// waits for the critical section, or has not decided on a leader. The
-// property holds when no fair execution keeps a node pending forever: no
-// reachable terminal state leaves it pending, and no reachable cycle on
-// which it stays pending is fair. A violation is shown as a lasso: a prefix,
-// then a cycle that repeats forever and takes every fair action that stays
-// enabled along it.
-type Liveness[S, M any] struct {
-	Name    string
-	Pending func(w *model.World[S, M], i model.NodeID) bool
-	// Premise and PremiseDoc are as Invariant's: what must happen for the
-	// property to be tested at all (a process waits for something).
-	Premise    func(w *model.World[S, M]) bool
-	PremiseDoc string
-}
+// Liveness is a property checked on the cycles of the state graph under
+// weak fairness (property.Liveness).
+type Liveness[S, M any] = property.Liveness[S, M]
 
 // graph is the explored state graph, kept when the spec has liveness
 // properties: states are numbered in the order they are found.

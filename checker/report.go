@@ -1,48 +1,24 @@
 package checker
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
-// Verdict is the outcome of a check.
-type Verdict uint8
+// Verdict is the outcome of a check (property.Verdict).
+type Verdict = property.Verdict
 
-// The three verdicts.
+// The three verdicts (see package property).
 const (
 	// Pass: every property holds in the whole reachable state space.
-	Pass Verdict = iota
+	Pass = property.Pass
 	// Violated: a property fails; the report carries a counterexample.
-	Violated
+	Violated = property.Violated
 	// Inconclusive: a bound was reached before the space was exhausted.
-	Inconclusive
+	Inconclusive = property.Inconclusive
 )
-
-// String is the verdict's word in reports and JSON.
-func (v Verdict) String() string {
-	switch v {
-	case Pass:
-		return "pass"
-	case Violated:
-		return "violated"
-	case Inconclusive:
-		return "inconclusive"
-	}
-	return fmt.Sprintf("verdict(%d)", uint8(v))
-}
-
-// ExitCode is the command-line exit code of the verdict (DESIGN.md).
-func (v Verdict) ExitCode() int {
-	switch v {
-	case Pass:
-		return 0
-	case Violated:
-		return 1
-	}
-	return 3
-}
 
 // Report is the result of a check.
 type Report struct {
@@ -147,6 +123,3 @@ type Step struct {
 	// "deliver p0#1"), so that a chart shows them where they happen.
 	Outputs []string `json:"outputs,omitempty"`
 }
-
-// MarshalText writes the verdict's word, for JSON.
-func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }

@@ -7,36 +7,15 @@ import (
 
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
-// Invariant is an Always property: Holds must be true in every reachable
-// world. When it is false, the string says why ("p0 and p2 are both in
-// the critical section").
-type Invariant[S, M any] struct {
-	Name  string
-	Holds func(w *model.World[S, M]) (bool, string)
-	// Judge, when set, replaces Holds for invariants whose check can be
-	// inconclusive (a linearizability check that times out): it returns
-	// Pass, Violated or Inconclusive, and why. An inconclusive judgement
-	// makes the whole check inconclusive, never a pass.
-	Judge func(w *model.World[S, M]) (Verdict, string)
-	// Terminal restricts the check to worlds with no enabled action (the
-	// end of a run: a complete history, an election that has ended).
-	Terminal bool
-	// Premise, when set, is what must happen somewhere for the property
-	// to be tested at all (a process in the critical section, for mutual
-	// exclusion), and PremiseDoc says it in words ("a process in the
-	// critical section"). A search evaluates it on the states it explores
-	// until it first holds; a pass in which it never held carries a
-	// warning (Report.Warnings). It must be cheap and free of effects.
-	Premise    func(w *model.World[S, M]) bool
-	PremiseDoc string
-}
+// Invariant is an Always property (property.Invariant).
+type Invariant[S, M any] = property.Invariant[S, M]
 
-// DeadlockProperty is the name of the built-in no-deadlock property: no
-// reachable world has no enabled action while some node waits (see
-// model.Waiter).
-const DeadlockProperty = "no-deadlock"
+// DeadlockProperty is the name of the built-in no-deadlock property
+// (property.DeadlockProperty).
+const DeadlockProperty = property.DeadlockProperty
 
 // Spec is what to check: a system and its properties.
 type Spec[S, M any] struct {
@@ -49,19 +28,41 @@ type Spec[S, M any] struct {
 	Liveness []Liveness[S, M]
 }
 
+// SpecOf is the spec that checks the properties of set (those a protocol
+// package exports) on sys, which must record the history when set reads
+// it (see NewSpec).
+func SpecOf[S, M any](sys *model.System[S, M], set property.Set[S, M]) *Spec[S, M] {
+	return &Spec[S, M]{System: sys, Invariants: set.Invariants, Deadlock: set.Deadlock, Liveness: set.Liveness}
+}
+
+// NewSpec is the spec that checks set on p's system under cfg, with the
+// history recorded when set reads it (property.Set.History). It returns
+// model.NewSystem's error for a cfg that cannot take effect.
+func NewSpec[S, M any](p model.Protocol[S, M], cfg model.Config, set property.Set[S, M]) (*Spec[S, M], error) {
+	if set.History || set.HistoryByNode {
+		cfg.History = true
+	}
+	if set.HistoryByNode {
+		cfg.HistoryByNode = true
+	}
+	sys, err := model.NewSystem[S, M](p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return SpecOf(sys, set), nil
+}
+
+// Properties is the spec's property set, without the system (History and
+// HistoryByNode say how the system records the history).
+func (sp *Spec[S, M]) Properties() property.Set[S, M] {
+	return property.Set[S, M]{Invariants: sp.Invariants, Deadlock: sp.Deadlock, Liveness: sp.Liveness,
+		History: sp.System.Config.History, HistoryByNode: sp.System.Config.HistoryByNode}
+}
+
 // PropertyNames lists the properties the spec checks, in checking order.
 func (sp *Spec[S, M]) PropertyNames() []string {
-	var names []string
-	for _, inv := range sp.Invariants {
-		names = append(names, inv.Name)
-	}
-	if sp.Deadlock {
-		names = append(names, DeadlockProperty)
-	}
-	for _, l := range sp.Liveness {
-		names = append(names, l.Name)
-	}
-	return names
+	set := sp.Properties()
+	return set.Names()
 }
 
 // LivenessNames lists the liveness properties the spec checks: those that

@@ -37,7 +37,7 @@ func TestCorpus(t *testing.T) {
 				want, err := os.ReadFile(path + ".html")
 				require.NoError(t, err, "%s: no visualization stored next to it", path)
 				var got bytes.Buffer
-				require.NoError(t, linearizability.VisualizeTrace(&got, res.Trace, time.Minute))
+				require.NoError(t, linearizability.VisualizeTrace(&got, res.Trace.History, time.Minute))
 				require.Equal(t, string(want), got.String(), "%s.html: the visualization differs", path)
 			}
 		})

@@ -3,8 +3,8 @@ package invariants
 import (
 	"fmt"
 
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // Elector is implemented by leader-election protocols, so that the
@@ -43,8 +43,8 @@ const (
 // transiently whenever the highest process restarts, announces itself and
 // its COORD is still on its way to a process that believes in the interim
 // coordinator.
-func Agreement[S, M any](e Elector[S, M]) checker.Invariant[S, M] {
-	return checker.Invariant[S, M]{
+func Agreement[S, M any](e Elector[S, M]) property.Invariant[S, M] {
+	return property.Invariant[S, M]{
 		Name: AgreementName,
 		Holds: func(w *model.World[S, M]) (bool, string) {
 			first, firstLeader := -1, model.NodeID(0)
@@ -134,8 +134,8 @@ func HighestLive[S, M any](e Elector[S, M], w *model.World[S, M]) (best model.No
 // at the end"). SPIN checks its bully model the same way, at quiescence;
 // disagreement in the middle of a run is not flagged. A coordinator that
 // crashes after it was elected is no violation: the run is then not over.
-func ElectionSafety[S, M any](e Elector[S, M]) checker.Invariant[S, M] {
-	return checker.Invariant[S, M]{
+func ElectionSafety[S, M any](e Elector[S, M]) property.Invariant[S, M] {
+	return property.Invariant[S, M]{
 		Name: ElectionSafetyName,
 		Holds: func(w *model.World[S, M]) (bool, string) {
 			if !RunEnded(e, w) {
@@ -192,8 +192,8 @@ func formatBeliefs[S, M any](e Elector[S, M], w *model.World[S, M]) string {
 // processes eventually participate & either decide on an elected
 // coordinator or crash"): under weak fairness, every live process that
 // has not decided eventually does.
-func ElectionLiveness[S, M any](e Elector[S, M]) checker.Liveness[S, M] {
-	return checker.Liveness[S, M]{
+func ElectionLiveness[S, M any](e Elector[S, M]) property.Liveness[S, M] {
+	return property.Liveness[S, M]{
 		Name: ElectionLivenessName,
 		Pending: func(w *model.World[S, M], i model.NodeID) bool {
 			_, ok := e.Leader(i, w.Nodes[i])

@@ -10,19 +10,20 @@ package invariants
 //	out.Output(DeliverRecord(id))  // the process delivers id to its application
 //	out.Output(ViewRecord(v, set)) // view-synchronous protocols: view v is installed
 //
-// and its spec turns on model.Config.History and model.Config.HistoryByNode
-// (protocols/multicastspec.go does both). The engine keeps the records per
+// and its property set (McastProperties) asks for model.Config.History
+// kept per node (property.Set.HistoryByNode; checker.NewSpec turns it on). The engine keeps the records per
 // node, each node's in the order it output them, and keeps a crashed
 // node's records (its deliveries happened). The properties below read
 // nothing else: not the protocol's state, not its clocks, not the engine's
 // request vectors. So a protocol cannot pass by what it believes, only by
 // what its processes did.
 //
-// In the registry (protocols/multicastspec.go), an entry takes its
-// parameters with mcastParams and mcastWorkload and builds its spec with
-// mcastSpec(p, cfg, v, mcastFamily{claims: ..., views: ...}): claims are
-// the properties the notes claim for it (checked by default), views says
-// that it outputs ViewRecords (only then may -props ask view-synchrony).
+// A protocol's package exports Claims, the properties the notes claim for
+// it, and Properties(p, props...), McastProperties over its claims. In the
+// registry (protocols/multicastspec.go), an entry takes its parameters
+// with mcastParams and mcastWorkload and builds its spec with mcastSpec(p,
+// cfg, v, views, pkg.Properties): views says that it outputs ViewRecords
+// (only then may -props ask view-synchrony).
 // Its costs (protocols/multicastcosts.go) run it with multicast.Measure on
 // an mcastScenario and lay each figure beside a formula with mcastRow.
 // protocols/multicast holds the shared pieces: MsgID, the Workload, the
@@ -42,8 +43,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // The bounds of the multicast properties' bit sets.
@@ -207,8 +208,8 @@ func firstMsg(set uint64) MsgID {
 }
 
 // mcastInvariant makes an invariant of a check on the logs.
-func mcastInvariant[S, M any](name string, terminal bool, check func(w *model.World[S, M], logs [][]McastEvent) string) checker.Invariant[S, M] {
-	return checker.Invariant[S, M]{
+func mcastInvariant[S, M any](name string, terminal bool, check func(w *model.World[S, M], logs [][]McastEvent) string) property.Invariant[S, M] {
+	return property.Invariant[S, M]{
 		Name:     name,
 		Terminal: terminal,
 		Holds: func(w *model.World[S, M]) (bool, string) {
@@ -227,7 +228,7 @@ func mcastInvariant[S, M any](name string, terminal bool, check func(w *model.Wo
 // presumes, only a message that was multicast): no process delivers a
 // message twice, every delivered message was multicast by its sender, and
 // a sender numbers its multicasts 1, 2, 3, ....
-func Integrity[S, M any]() checker.Invariant[S, M] {
+func Integrity[S, M any]() property.Invariant[S, M] {
 	return mcastInvariant(IntegrityName, false, func(w *model.World[S, M], logs [][]McastEvent) string {
 		for p, log := range logs {
 			var seen uint64
@@ -256,8 +257,8 @@ func Integrity[S, M any]() checker.Invariant[S, M] {
 
 // pendingLiveness makes a liveness property of a per-process obligation:
 // the set of messages process i still owes itself.
-func pendingLiveness[S, M any](name string, owed func(w *model.World[S, M], logs [][]McastEvent, i model.NodeID) uint64) checker.Liveness[S, M] {
-	return checker.Liveness[S, M]{
+func pendingLiveness[S, M any](name string, owed func(w *model.World[S, M], logs [][]McastEvent, i model.NodeID) uint64) property.Liveness[S, M] {
+	return property.Liveness[S, M]{
 		Name: name,
 		Pending: func(w *model.World[S, M], i model.NodeID) bool {
 			logs, err := McastLogs(w)
@@ -273,7 +274,7 @@ func pendingLiveness[S, M any](name string, owed func(w *model.World[S, M], logs
 // will eventually deliver m"): under weak fairness and the run's fault
 // budget, no live process stays forever without delivering a message it
 // multicast. A process that crashes is no longer bound.
-func Validity[S, M any]() checker.Liveness[S, M] {
+func Validity[S, M any]() property.Liveness[S, M] {
 	return pendingLiveness(ValidityName, func(_ *model.World[S, M], logs [][]McastEvent, i model.NodeID) uint64 {
 		return sent(logs[i]) &^ delivered(logs[i])
 	})
@@ -283,7 +284,7 @@ func Validity[S, M any]() checker.Liveness[S, M] {
 // then all other correct processes in the group will eventually deliver
 // m"): no live process stays forever without a message that another
 // process delivered and that process is live ("correct" = not crashed).
-func McastAgreement[S, M any]() checker.Liveness[S, M] {
+func McastAgreement[S, M any]() property.Liveness[S, M] {
 	return pendingLiveness(McastAgreementName, func(w *model.World[S, M], logs [][]McastEvent, i model.NodeID) uint64 {
 		return deliveredByLive(w, logs) &^ delivered(logs[i])
 	})
@@ -307,7 +308,7 @@ func deliveredByLive[S, M any](w *model.World[S, M], logs [][]McastEvent) uint64
 // surviving process delivered. Agreement says the same as a liveness
 // property; this form is the one view-synchronous multicast keeps across
 // a crash (the notes' figure: "both q and r deliver first m").
-func AllOrNone[S, M any]() checker.Invariant[S, M] {
+func AllOrNone[S, M any]() property.Invariant[S, M] {
 	return mcastInvariant(AllOrNoneName, true, func(w *model.World[S, M], logs [][]McastEvent) string {
 		all := deliveredByLive(w, logs)
 		for i, log := range logs {
@@ -333,7 +334,7 @@ func AllOrNone[S, M any]() checker.Invariant[S, M] {
 // FIFOOrder (seed 001, "FIFO ordering: messages from the same process
 // delivered in the sent order by all processes"): a process delivers p#k
 // only after p#1 .. p#k-1.
-func FIFOOrder[S, M any]() checker.Invariant[S, M] {
+func FIFOOrder[S, M any]() property.Invariant[S, M] {
 	return mcastInvariant(FIFOOrderName, false, func(_ *model.World[S, M], logs [][]McastEvent) string {
 		for q, log := range logs {
 			var got uint64
@@ -396,7 +397,7 @@ func CausalPast(logs [][]McastEvent) (past map[MsgID]uint64, ok bool) {
 // of m happened before the multicast of m' (CausalPast, computed from the
 // recorded events, never from the protocol's clocks), no process delivers
 // m' before m.
-func CausalOrder[S, M any]() checker.Invariant[S, M] {
+func CausalOrder[S, M any]() property.Invariant[S, M] {
 	return mcastInvariant(CausalOrderName, false, func(_ *model.World[S, M], logs [][]McastEvent) string {
 		past, _ := CausalPast(logs)
 		for q, log := range logs {
@@ -419,7 +420,7 @@ func CausalOrder[S, M any]() checker.Invariant[S, M] {
 // same order by all processes"): any two processes that both deliver m
 // and m' deliver them in the same order. Crashed processes count too:
 // what they delivered before crashing was delivered (the uniform form).
-func TotalOrder[S, M any]() checker.Invariant[S, M] {
+func TotalOrder[S, M any]() property.Invariant[S, M] {
 	return mcastInvariant(TotalOrderName, false, func(_ *model.World[S, M], logs [][]McastEvent) string {
 		order := make([][]MsgID, len(logs))
 		for p, log := range logs {
@@ -479,7 +480,7 @@ func sameOrder(p, q int, a, b []MsgID) string {
 // both survive view v into the next view delivered the same messages in
 // v. The initial view is view 0 with every process; ViewRecord installs
 // the next.
-func ViewSynchrony[S, M any]() checker.Invariant[S, M] {
+func ViewSynchrony[S, M any]() property.Invariant[S, M] {
 	return mcastInvariant(ViewSynchronyName, false, func(w *model.World[S, M], logs [][]McastEvent) string {
 		n := len(logs)
 		members := map[uint8]uint64{0: 1<<n - 1}

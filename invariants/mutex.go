@@ -6,8 +6,8 @@ package invariants
 import (
 	"strings"
 
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // MutualExclusionName is the name of the mutual-exclusion property.
@@ -22,8 +22,8 @@ type CriticalSection[S any] interface {
 // MutualExclusion is the safety property of every mutual-exclusion
 // algorithm (seed 000, "safety: at most one process in the CS"): at most
 // one live node is in its critical section. Crashed nodes do not count.
-func MutualExclusion[S, M any](cs CriticalSection[S]) checker.Invariant[S, M] {
-	return checker.Invariant[S, M]{
+func MutualExclusion[S, M any](cs CriticalSection[S]) property.Invariant[S, M] {
+	return property.Invariant[S, M]{
 		Name: MutualExclusionName,
 		Holds: func(w *model.World[S, M]) (bool, string) {
 			first := -1
@@ -65,8 +65,8 @@ const StarvationFreedomName = "starvation-freedom"
 // "liveness: every request for the CS is granted eventually"): a live node
 // that waits for the critical section eventually gets it, under weak
 // fairness. A node waits as long as w says so (model.Waiter).
-func StarvationFreedom[S, M any](w model.Waiter[S]) checker.Liveness[S, M] {
-	return checker.Liveness[S, M]{
+func StarvationFreedom[S, M any](w model.Waiter[S]) property.Liveness[S, M] {
+	return property.Liveness[S, M]{
 		Name: StarvationFreedomName,
 		Pending: func(world *model.World[S, M], i model.NodeID) bool {
 			return w.Waiting(i, world.Nodes[i])

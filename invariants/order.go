@@ -3,8 +3,8 @@ package invariants
 import (
 	"fmt"
 
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // HappenedBeforeOrderName is the name of the ordering property.
@@ -16,8 +16,8 @@ const HappenedBeforeOrderName = "happened-before-order"
 // model.Config.Ordering keeps: it fails when a node is in its critical
 // section while another still waits on a request that happened before the
 // first node's.
-func HappenedBeforeOrder[S, M any](cs CriticalSection[S], wt model.Waiter[S]) checker.Invariant[S, M] {
-	return checker.Invariant[S, M]{
+func HappenedBeforeOrder[S, M any](cs CriticalSection[S], wt model.Waiter[S]) property.Invariant[S, M] {
+	return property.Invariant[S, M]{
 		Name: HappenedBeforeOrderName,
 		Holds: func(w *model.World[S, M]) (bool, string) {
 			if w.VC == nil {

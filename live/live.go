@@ -578,7 +578,7 @@ func (c *Cluster[S, M]) crashLocked(n *node[S, M], why string) {
 	}
 	c.fmu.Unlock()
 	if c.procs != nil {
-		c.procs.kill(n.id)
+		c.procs.crash(n.id)
 	}
 	c.inj.count(&c.inj.counts.Crashes)
 	c.obs.record(Record{Node: n.id, Kind: RecCrash, Text: why, Step: c.Steps()})

@@ -43,9 +43,10 @@ type procs[S, M any] struct {
 	l       net.Listener
 	deliver func(from, to model.NodeID, b []byte)
 
-	mu    sync.Mutex
-	nodes []*proc
-	done  bool
+	mu              sync.Mutex
+	nodes           []*proc
+	done            bool
+	started, killed int // processes started and killed by a crash
 }
 
 type proc struct {
@@ -105,7 +106,25 @@ func (ps *procs[S, M]) start(id model.NodeID) error {
 		return ErrStopped
 	}
 	ps.nodes[id] = pr
+	ps.started++
 	return nil
+}
+
+// crash kills node id's process, as a crash.
+func (ps *procs[S, M]) crash(id model.NodeID) {
+	ps.mu.Lock()
+	if ps.nodes[id] != nil && !ps.done {
+		ps.killed++
+	}
+	ps.mu.Unlock()
+	ps.kill(id)
+}
+
+// counts returns the processes started and killed by crashes.
+func (ps *procs[S, M]) counts() (started, killed int) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return ps.started, ps.killed
 }
 
 // kill kills node id's process and waits for it to end.
@@ -120,16 +139,6 @@ func (ps *procs[S, M]) kill(id model.NodeID) {
 	_ = pr.cmd.Process.Kill()
 	pr.conn.Close()
 	<-pr.exit
-}
-
-// Pid returns the process id of node id's process (0 when it has none).
-func (ps *procs[S, M]) pid(id model.NodeID) int {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	if pr := ps.nodes[id]; pr != nil {
-		return pr.cmd.Process.Pid
-	}
-	return 0
 }
 
 // exec asks node id's process to run op and returns its new state and

@@ -86,6 +86,19 @@ type Report struct {
 	// unless TraceCut.
 	Trace    []string
 	TraceCut bool
+	// Rejoins are the restarts, each with the steps the node took after
+	// it (within the trace kept).
+	Rejoins []Rejoin
+	// Processes counts, with Transport Proc, the node processes started
+	// and those killed by a crash.
+	Processes struct{ Started, Killed int }
+}
+
+// Rejoin is a node's restart and what it did after.
+type Rejoin struct {
+	Node       model.NodeID
+	At         time.Duration
+	StepsAfter int
 }
 
 // Pending is a node still waiting when a run ended.
@@ -198,7 +211,31 @@ func (r *runner[S, M]) Run(cfg RunConfig) (*Report, error) {
 	rep.Work = j.work(rep.Outputs)
 	rep.Verdicts = j.verdicts(rep.Verdicts)
 	rep.Trace, rep.TraceCut = c.trace, c.traceCut
+	for _, rec := range c.obs.Records() {
+		if rec.Kind == RecRestart {
+			rep.Rejoins = append(rep.Rejoins, Rejoin{Node: rec.Node, At: rec.At, StepsAfter: stepsOf(rep.Trace, rec.Step, rec.Node)})
+		}
+	}
+	if c.procs != nil {
+		rep.Processes.Started, rep.Processes.Killed = c.procs.counts()
+	}
 	return rep, nil
+}
+
+// stepsOf counts the steps of node id in trace after its first k.
+func stepsOf(trace []string, k int, id model.NodeID) int {
+	n := 0
+	for _, l := range trace[min(k, len(trace)):] {
+		word, rest, _ := strings.Cut(l, " ")
+		actor, _, _ := strings.Cut(rest, " ")
+		if word == "deliver" {
+			_, actor, _ = strings.Cut(actor, "->")
+		}
+		if (word == "deliver" || word == "fire" || word == "input") && actor == id.String() {
+			n++
+		}
+	}
+	return n
 }
 
 // MonitorEvery is how often a run judges a snapshot and looks for its

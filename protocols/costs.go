@@ -3,6 +3,7 @@ package protocols
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
@@ -40,6 +41,14 @@ func (f formula) row(metric string, got mutex.Range) CostRow {
 // mutexFormulas are the notes' figures for one mutual-exclusion algorithm.
 type mutexFormulas struct {
 	enter, exit, exitOneWaiter, exitAllWaiting, client, sync formula
+}
+
+// mutexProtocol is what a mutual-exclusion protocol implements to be
+// measured.
+type mutexProtocol[S, M any] interface {
+	model.Protocol[S, M]
+	invariants.CriticalSection[S]
+	model.Waiter[S]
 }
 
 // mutexCosts measures p and lays the figures beside the formulas.

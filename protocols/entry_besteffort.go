@@ -2,14 +2,13 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/besteffort"
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name:   "besteffort",
 		Doc:    "best-effort multicast: send to each member, nothing else; the baseline reliable multicast improves on (seed 001)",
 		Params: mcastParams(),
@@ -18,8 +17,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mcastSpec(besteffort.New(n, wl), cfg, v, mcastFamily{claims: []string{
-				invariants.IntegrityName, invariants.ValidityName, invariants.McastAgreementName}})
+			return mcastSpec(besteffort.New(n, wl), cfg, v, false, besteffort.Properties)
 		},
 		Family: "multicast",
 		Costs:  bestEffortCosts,

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "bully",
 		Doc: "bully election: ELECTION to higher ids, OK, COORD to lower ids; timeouts as a perfect failure detector " +
 			"unless -timers free; a restarted highest process breaks it (seeds 001, 003)",
@@ -21,7 +21,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return electionSpec[bully.State, bully.Msg](bully.New(n), cfg, always)
+			p := bully.New(n)
+			return target(p, cfg, bully.Properties(p, always))
 		},
 		Family: "election",
 		Costs:  bullyCosts,

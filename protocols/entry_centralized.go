@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "centralized",
 		Doc:  "centralized mutual exclusion: a coordinator grants the token and queues requests in FIFO order (seed 000)",
 		Params: []Param{
@@ -26,8 +26,7 @@ func init() {
 				return nil, err
 			}
 			p := centralized.New(n, r)
-			return mutexSpec[centralized.State, centralized.Msg](p, cfg,
-				checker.Invariant[centralized.State, centralized.Msg]{Name: centralized.ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
+			return target(p, cfg, centralized.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			n, err := v.Int("n", 1, model.MaxNodes-2)
@@ -35,8 +34,7 @@ func init() {
 				return nil, err
 			}
 			p := centralized.New(n, mutex.Endless)
-			return liveRunner(mutexSpec[centralized.State, centralized.Msg](p, model.Config{},
-				checker.Invariant[centralized.State, centralized.Msg]{Name: centralized.ReleaseFromHolderName, Holds: p.ReleaseFromHolder}))
+			return liveRunner(target(p, model.Config{}, centralized.Properties(p, model.Config{})))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/clip"
-	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/coordination"
 )
@@ -27,7 +26,7 @@ func coordinationSize(v Values) (replicas, clients int, err error) {
 }
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "coordination",
 		Doc: "a Chubby/ZooKeeper-like service: Zab epochs, writes committed by a majority, reads at the leader " +
 			"under its lease, locally or after sync; the clients' history must be linearizable (seeds 000, 004)",
@@ -62,10 +61,10 @@ func init() {
 			default:
 				return nil, fmt.Errorf("parameter lease=%s: want on or off", clip.Quote(l))
 			}
-			return coordinationTarget(coordination.RegisterSpec(p, cfg))
+			return target(p, cfg, coordination.Properties(p))
 		},
 	})
-	register(Entry{
+	Register(Entry{
 		Name: "zklock",
 		Doc: "the ZooKeeper lock recipe (ephemeral sequential znode, watch the predecessor) as clients of the " +
 			"coordination service; a crashed client's session expires and its znode goes (seed 004)",
@@ -81,10 +80,10 @@ func init() {
 			}
 			p := coordination.NewLock(r, c, false, false)
 			p.MaxEpoch = uint8(e)
-			return coordinationTarget(coordination.LockSpec(p, cfg))
+			return target(p, cfg, coordination.Properties(p))
 		},
 	})
-	register(Entry{
+	Register(Entry{
 		Name: "latewrite",
 		Doc: "Chubby's late write: zklock holders write to a storage server; a crashed holder's delayed write " +
 			"lands after its successor's unless the server checks sequencers (seed 004, Use of Sequences)",
@@ -110,16 +109,7 @@ func init() {
 			}
 			p := coordination.NewLock(r, c, true, seq)
 			p.MaxEpoch = uint8(e)
-			return coordinationTarget(coordination.LockSpec(p, cfg))
+			return target(p, cfg, coordination.Properties(p))
 		},
 	})
-}
-
-// coordinationTarget is a coordination spec as a Target, or its error
-// (never a Target holding a nil spec).
-func coordinationTarget(sp *checker.Spec[coordination.State, coordination.Msg], err error) (checker.Target, error) {
-	if err != nil {
-		return nil, err
-	}
-	return live.Target(sp), nil
 }

@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast/isis"
 )
@@ -10,21 +9,21 @@ import (
 // The hybrids of seed 001 ("FIFO+total ordering and causal+total ordering
 // are also possible"): ISIS agreement over a FIFO or a causal layer.
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "fifo-total",
 		Doc: "FIFO+total multicast: ISIS agreed numbers, a receiver proposing for a sender's messages in their " +
 			"order (per-sender numbers, hold-back) (seed 001)",
 		Params: mcastParams(),
-		Build:  hybridBuild(isis.FIFOTotal, invariants.FIFOOrderName),
+		Build:  hybridBuild(isis.FIFOTotal),
 		Family: "multicast",
 		Costs:  func(n int) ([]CostRow, error) { return isisCosts(n, isis.FIFOTotal) },
 	})
-	register(Entry{
+	Register(Entry{
 		Name: "causal-total",
 		Doc: "causal+total multicast: ISIS agreed numbers, a receiver proposing for a message only once its " +
 			"causal predecessors are in (vector clocks, conditions a. and b.) (seed 001)",
 		Params: mcastParams(),
-		Build:  hybridBuild(isis.CausalTotal, invariants.FIFOOrderName, invariants.CausalOrderName),
+		Build:  hybridBuild(isis.CausalTotal),
 		Family: "multicast",
 		Costs:  func(n int) ([]CostRow, error) { return isisCosts(n, isis.CausalTotal) },
 	})
@@ -32,7 +31,7 @@ func init() {
 
 // hybridBuild builds ISIS over the layer order, claiming the total-order
 // properties and the layer's.
-func hybridBuild(order isis.Order, layer ...string) func(Values, model.Config) (checker.Target, error) {
+func hybridBuild(order isis.Order) func(Values, model.Config) (checker.Target, error) {
 	return func(v Values, cfg model.Config) (checker.Target, error) {
 		n, wl, err := mcastWorkload(v)
 		if err != nil {
@@ -40,7 +39,6 @@ func hybridBuild(order isis.Order, layer ...string) func(Values, model.Config) (
 		}
 		p := isis.New(n, wl)
 		p.Order = order
-		claims := append([]string{invariants.IntegrityName}, layer...)
-		return mcastSpec(p, cfg, v, mcastFamily{claims: append(claims, totalClaims[1:]...)})
+		return mcastSpec(p, cfg, v, false, isis.Properties)
 	}
 }

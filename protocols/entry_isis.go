@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "isis",
 		Doc: "total-order multicast by agreed numbers (ISIS): proposals max(A,P)+1 with the proposer's id, " +
 			"the largest agreed, hold-back reordered; -tiebreak none or -choose smallest break it (seed 001)",
@@ -38,7 +38,7 @@ func init() {
 			default:
 				return nil, fmt.Errorf("parameter choose=%s: want largest or smallest", clip.Quote(s))
 			}
-			return mcastSpec(p, cfg, v, mcastFamily{claims: totalClaims})
+			return mcastSpec(p, cfg, v, false, isis.Properties)
 		},
 		Family: "multicast",
 		Costs:  func(n int) ([]CostRow, error) { return isisCosts(n, isis.Total) },

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name:   "lamport",
 		Doc:    "Lamport's mutual exclusion: request queues, REQUEST/REPLY/RELEASE, enter on L1 and L2 (seed 002)",
 		Params: []Param{paramN("3"), paramRounds},
@@ -23,14 +23,15 @@ func init() {
 				return nil, err
 			}
 			p := lamport.New(n, r)
-			return mutexSpec[lamport.State, lamport.Msg](p, cfg)
+			return target(p, cfg, lamport.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			n, err := v.Int("n", 2, lamport.MaxSites)
 			if err != nil {
 				return nil, err
 			}
-			return liveRunner(mutexSpec[lamport.State, lamport.Msg](lamport.New(n, mutex.Endless), model.Config{}))
+			p := lamport.New(n, mutex.Endless)
+			return liveRunner(target(p, model.Config{}, lamport.Properties(p, model.Config{})))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

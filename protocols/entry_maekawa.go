@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "maekawa",
 		Doc:  "Maekawa's original voting algorithm: one vote at a time within intersecting voting sets; deadlocks (seeds 000, 001)",
 		Params: []Param{
@@ -28,8 +28,7 @@ func init() {
 				return nil, err
 			}
 			p.Requesters = req
-			return mutexSpec[maekawa.State, maekawa.Msg](p, cfg,
-				checker.Invariant[maekawa.State, maekawa.Msg]{Name: maekawa.ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
+			return target(p, cfg, maekawa.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			n, _, sets, req, err := maekawaParams(v)
@@ -41,8 +40,7 @@ func init() {
 				return nil, err
 			}
 			p.Requesters = req
-			return liveRunner(mutexSpec[maekawa.State, maekawa.Msg](p, model.Config{},
-				checker.Invariant[maekawa.State, maekawa.Msg]{Name: maekawa.ReleaseFromHolderName, Holds: p.ReleaseFromHolder}))
+			return liveRunner(target(p, model.Config{}, maekawa.Properties(p, model.Config{})))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

@@ -30,7 +30,7 @@ func newMaekawaDF(v Values, rounds int) (*maekawadf.Protocol, error) {
 }
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "maekawa-df",
 		Doc:  "Maekawa's algorithm with timestamps and FAILED/INQUIRE/YIELD deadlock handling (seed 002)",
 		Params: []Param{
@@ -52,16 +52,14 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mutexSpec[maekawadf.State, maekawadf.Msg](p, cfg,
-				checker.Invariant[maekawadf.State, maekawadf.Msg]{Name: maekawadf.OneVoteName, Holds: p.OneVote})
+			return target(p, cfg, maekawadf.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			p, err := newMaekawaDF(v, mutex.Endless)
 			if err != nil {
 				return nil, err
 			}
-			return liveRunner(mutexSpec[maekawadf.State, maekawadf.Msg](p, model.Config{},
-				checker.Invariant[maekawadf.State, maekawadf.Msg]{Name: maekawadf.OneVoteName, Holds: p.OneVote}))
+			return liveRunner(target(p, model.Config{}, maekawadf.Properties(p, model.Config{})))
 		},
 		Family: "mutex",
 		Costs:  maekawaDFCosts,

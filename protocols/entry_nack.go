@@ -5,19 +5,13 @@ import (
 	"github.com/coordcheck/coordcheck/internal/clip"
 
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/nack"
 )
 
-// nackClaims: what the notes claim for scalable reliable multicast, with
-// the history kept for ever.
-var nackClaims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
-	invariants.ValidityName, invariants.McastAgreementName}
-
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "nack-mcast",
 		Doc: "scalable reliable multicast: only missing messages NACKed, NACKs multicast to the group, " +
 			"suppressed by another's NACK (seed 001, Scalable reliable multicasting)",
@@ -46,7 +40,7 @@ func init() {
 			if p.Session, err = onOff(v, "session"); err != nil {
 				return nil, err
 			}
-			return mcastSpec(p, cfg, v, mcastFamily{claims: nackClaims})
+			return mcastSpec(p, cfg, v, false, nack.Properties)
 		},
 		Family: "multicast",
 		Costs:  nackCosts,

@@ -2,23 +2,14 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/causal"
 	"github.com/coordcheck/coordcheck/protocols/multicast/fifo"
 )
 
-// What the notes claim for the ordered multicasts over reliable channels.
-var (
-	fifoClaims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
-		invariants.ValidityName, invariants.McastAgreementName}
-	causalClaims = []string{invariants.IntegrityName, invariants.FIFOOrderName, invariants.CausalOrderName,
-		invariants.ValidityName, invariants.McastAgreementName}
-)
-
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name:   "fifo-mcast",
 		Doc:    "FIFO-ordered multicast: per-sender numbers, hold-back queue (seed 001, Implementing FIFO ordering)",
 		Params: mcastParams(),
@@ -27,14 +18,14 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mcastSpec(fifo.New(n, wl), cfg, v, mcastFamily{claims: fifoClaims})
+			return mcastSpec(fifo.New(n, wl), cfg, v, false, fifo.Properties)
 		},
 		Family: "multicast",
 		Costs: func(n int) ([]CostRow, error) {
 			return orderedCosts(fifo.New(n, multicast.Workload{Msgs: 1, Senders: 1}), fifo.Kind, n)
 		},
 	})
-	register(Entry{
+	Register(Entry{
 		Name:   "causal-mcast",
 		Doc:    "causally-ordered multicast with vector clocks, conditions a. and b. (seed 001, Implementing causal ordering)",
 		Params: mcastParams(),
@@ -47,7 +38,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mcastSpec(p, cfg, v, mcastFamily{claims: causalClaims})
+			return mcastSpec(p, cfg, v, false, causal.Properties)
 		},
 		Family: "multicast",
 		Costs: func(n int) ([]CostRow, error) {

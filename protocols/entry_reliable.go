@@ -2,20 +2,13 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/reliable"
 )
 
-// reliableClaims: what the notes claim for basic reliable multicast,
-// whose processes "do not fail": the reliable multicast properties,
-// delivery in each sender's order, and all or none.
-var reliableClaims = []string{invariants.IntegrityName, invariants.FIFOOrderName, invariants.AllOrNoneName,
-	invariants.ValidityName, invariants.McastAgreementName}
-
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "reliable-mcast",
 		Doc: "basic reliable multicast: S_P, history buffer emptied when all ACKed, L_Q(P), hold-back queue, " +
 			"retransmission requests (seed 001, Basic reliable multicasting)",
@@ -25,7 +18,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mcastSpec(reliable.New(n, wl), cfg, v, mcastFamily{claims: reliableClaims})
+			return mcastSpec(reliable.New(n, wl), cfg, v, false, reliable.Properties)
 		},
 		Family: "multicast",
 		Costs:  reliableCosts,

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "ricartagrawala",
 		Doc:  "Ricart-Agrawala mutual exclusion: timestamped requests to all, deferred replies (seed 000)",
 		Params: []Param{paramN("3"), paramRounds,
@@ -26,14 +26,14 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mutexSpec[ra.State, ra.Msg](p, cfg)
+			return target(p, cfg, ra.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			p, err := newRicartAgrawala(v, mutex.Endless)
 			if err != nil {
 				return nil, err
 			}
-			return liveRunner(mutexSpec[ra.State, ra.Msg](p, model.Config{}))
+			return liveRunner(target(p, model.Config{}, ra.Properties(p, model.Config{})))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

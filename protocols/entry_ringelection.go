@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "ringelection",
 		Doc: "ring election on a unidirectional ring, ids N-i: Chang-Roberts (several initiators, redundant elections " +
 			"killed off) or the enhanced ring (list of ids, crashed successors skipped) (seeds 001, 003)",
@@ -32,7 +32,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return electionSpec[ringelection.State, ringelection.Msg](p, cfg, always)
+			return target(p, cfg, ringelection.Properties(p, always))
 		},
 		Family: "election",
 		Costs: func(n int) ([]CostRow, error) {

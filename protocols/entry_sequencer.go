@@ -2,14 +2,13 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/sequencer"
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "sequencer",
 		Doc: "total-order multicast by a sequencer: messages go to p0, which numbers them and multicasts them; " +
 			"hold-back until the number is reached; p0's crash blocks delivery (seed 001)",
@@ -19,7 +18,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mcastSpec(sequencer.New(n, wl), cfg, v, mcastFamily{claims: totalClaims})
+			return mcastSpec(sequencer.New(n, wl), cfg, v, false, sequencer.Properties)
 		},
 		Family: "multicast",
 		Costs:  sequencerCosts,
@@ -64,8 +63,3 @@ func everyone(n int) []model.NodeID {
 	}
 	return ids
 }
-
-// totalClaims are the properties the notes claim for a totally ordered
-// multicast: reliable (integrity, validity, agreement) and total order.
-var totalClaims = []string{invariants.IntegrityName, invariants.TotalOrderName,
-	invariants.ValidityName, invariants.McastAgreementName}

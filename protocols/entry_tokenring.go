@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "tokenring",
 		Doc:  "token ring mutual exclusion: one token circulates on a logical ring; its holder may enter; token loss: timeout or Misra's ping-pong (seed 000)",
 		Params: []Param{paramN("3"), paramRounds,
@@ -26,20 +26,17 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			holds := p.OneToken
-			if lossy(cfg.Faults) {
-				holds = p.AtMostOneToken
-			}
-			return mutexSpec[tokenring.State, tokenring.Msg](p, cfg,
-				checker.Invariant[tokenring.State, tokenring.Msg]{Name: tokenring.OneTokenName, Holds: holds})
+			return target(p, cfg, tokenring.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			p, err := newTokenRing(v, mutex.Endless)
 			if err != nil {
 				return nil, err
 			}
-			return liveRunner(mutexSpec[tokenring.State, tokenring.Msg](p, model.Config{},
-				checker.Invariant[tokenring.State, tokenring.Msg]{Name: tokenring.OneTokenName, Holds: p.AtMostOneToken}))
+			// A live run may lose the token (-faults drop): at most one token then.
+			cfg := model.Config{}
+			cfg.Faults.Budget[model.Drop] = model.Unbounded
+			return liveRunner(target(p, cfg, tokenring.Properties(p, cfg)))
 		},
 		Family: "mutex",
 		Costs:  tokenRingCosts,
@@ -61,13 +58,6 @@ func newTokenRing(v Values, rounds int) (*tokenring.Protocol, error) {
 		return nil, err
 	}
 	return tokenring.NewVariant(n, rounds, variant, k), nil
-}
-
-// lossy reports whether a fault of budget f can make a message vanish: a
-// drop, a crash (of the receiver, or of the holder of a token) or a
-// partition.
-func lossy(f model.Faults) bool {
-	return f.Budget[model.Drop] != 0 || f.Budget[model.Crash] != 0 || f.Budget[model.Partition] != 0
 }
 
 // tokenRingCosts measures the plain ring beside seed 000's table (and seed

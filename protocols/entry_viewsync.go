@@ -2,14 +2,13 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/viewsync"
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "viewsync",
 		Doc: "view-synchronous (atomic) multicast: a membership service installs views in total order after a flush; " +
 			"messages tied to their sender's view; all survivors deliver m or none does (seed 001)",
@@ -19,9 +18,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mcastSpec(viewsync.New(n, wl), cfg, v, mcastFamily{views: true, claims: []string{
-				invariants.IntegrityName, invariants.ViewSynchronyName, invariants.AllOrNoneName,
-				invariants.ValidityName, invariants.McastAgreementName}})
+			return mcastSpec(viewsync.New(n, wl), cfg, v, true, viewsync.Properties)
 		},
 		Family: "multicast",
 		Costs:  viewsyncCosts,

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(Entry{
+	Register(Entry{
 		Name: "voting",
 		Doc:  "decentralized voting (Lin): a majority of coordinators' votes, queues by Lamport time, Yield or back-off (seed 001)",
 		Params: []Param{
@@ -27,16 +27,14 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return mutexSpec[voting.State, voting.Msg](p, cfg,
-				checker.Invariant[voting.State, voting.Msg]{Name: voting.VotesAccurateName, Holds: p.VotesAccurate})
+			return target(p, cfg, voting.Properties(p, cfg))
 		},
 		Live: func(v Values) (live.Runner, error) {
 			p, err := newVoting(v, mutex.Endless)
 			if err != nil {
 				return nil, err
 			}
-			return liveRunner(mutexSpec[voting.State, voting.Msg](p, model.Config{},
-				checker.Invariant[voting.State, voting.Msg]{Name: voting.VotesAccurateName, Holds: p.VotesAccurate}))
+			return liveRunner(target(p, model.Config{}, voting.Properties(p, model.Config{})))
 		},
 		Family: "mutex",
 		Costs:  votingCosts,

@@ -2,14 +2,14 @@ package protocols
 
 import (
 	"fmt"
-	"github.com/coordcheck/coordcheck/internal/clip"
 	"slices"
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants"
-	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
@@ -20,15 +20,8 @@ var (
 	paramWorkload = Param{"workload", "free", "free: any process multicasts at will; causal: a process other than p0 " +
 		"multicasts only after delivering another's message (multicasts become causally related)"}
 	paramProps = Param{"props", "claimed", "properties to check, comma-separated, or claimed: those the notes claim " +
-		"for the protocol (valid: " + strings.Join(mcastProps, ", ") + ", and view-synchrony for view-synchronous protocols)"}
+		"for the protocol (valid: " + strings.Join(invariants.McastReports, ", ") + ", and view-synchrony for view-synchronous protocols)"}
 )
-
-// mcastProps are the properties every multicast protocol reports (its
-// records let the checker judge them), in checking order.
-var mcastProps = []string{
-	invariants.IntegrityName, invariants.FIFOOrderName, invariants.CausalOrderName, invariants.TotalOrderName,
-	invariants.AllOrNoneName, invariants.ValidityName, invariants.McastAgreementName,
-}
 
 // mcastParams are the parameters of a multicast entry: -n, -msgs,
 // -workload, -props, then the protocol's own.
@@ -57,65 +50,29 @@ func mcastWorkload(v Values) (n int, wl multicast.Workload, err error) {
 	return
 }
 
-// mcastFamily describes a multicast protocol to mcastSpec: the properties
-// the notes claim for it (checked by default), and whether it records view
-// installations (only then may view-synchrony be asked).
-type mcastFamily struct {
-	claims []string
-	views  bool
-}
-
-// mcastSpec is the spec of a multicast protocol: the properties of
-// invariants/multicast.go named by -props (default: the claimed ones),
-// over the history the protocol records. It turns on cfg.History, kept
-// per node (see invariants/multicast.go). Asking for a property the
-// protocol does not report, or restarts (processes are crash-stop: a
-// restarted sender would reuse its numbers), is an error.
-func mcastSpec[S, M any](p model.Protocol[S, M], cfg model.Config, v Values, fam mcastFamily) (checker.Target, error) {
+// mcastSpec is the spec of a multicast protocol p: the properties its
+// package's Properties gives for the names -props asks (none: those the
+// notes claim for it). Asking for a property the protocol does not report
+// (views: it records view installations, so it reports view-synchrony
+// too), or restarts (processes are crash-stop: a restarted sender would
+// reuse its numbers), is an error.
+func mcastSpec[S, M any, P model.Protocol[S, M]](p P, cfg model.Config, v Values, views bool,
+	props func(P, ...string) property.Set[S, M]) (checker.Target, error) {
 	if cfg.Faults.Budget[model.Restart] != 0 {
 		return nil, fmt.Errorf("multicast processes are crash-stop: -faults restart is not supported")
 	}
-	reports := slices.Clone(mcastProps)
-	if fam.views {
+	reports := slices.Clone(invariants.McastReports)
+	if views {
 		reports = append(reports, invariants.ViewSynchronyName)
 	}
-	props := fam.claims
+	var names []string
 	if s := v.Get("props"); s != "claimed" {
-		props = strings.Split(s, ",")
-		for _, name := range props {
+		names = strings.Split(s, ",")
+		for _, name := range names {
 			if !slices.Contains(reports, name) {
 				return nil, fmt.Errorf("parameter props: this protocol does not report %s (valid: %s)", clip.Quote(name), strings.Join(reports, ", "))
 			}
 		}
 	}
-	cfg.History, cfg.HistoryByNode = true, true
-	sys, err := model.NewSystem(p, cfg)
-	if err != nil {
-		return nil, err
-	}
-	sp := &checker.Spec[S, M]{System: sys}
-	for _, name := range append(slices.Clone(mcastProps), invariants.ViewSynchronyName) {
-		if !slices.Contains(props, name) {
-			continue
-		}
-		switch name {
-		case invariants.IntegrityName:
-			sp.Invariants = append(sp.Invariants, invariants.Integrity[S, M]())
-		case invariants.FIFOOrderName:
-			sp.Invariants = append(sp.Invariants, invariants.FIFOOrder[S, M]())
-		case invariants.CausalOrderName:
-			sp.Invariants = append(sp.Invariants, invariants.CausalOrder[S, M]())
-		case invariants.TotalOrderName:
-			sp.Invariants = append(sp.Invariants, invariants.TotalOrder[S, M]())
-		case invariants.ViewSynchronyName:
-			sp.Invariants = append(sp.Invariants, invariants.ViewSynchrony[S, M]())
-		case invariants.AllOrNoneName:
-			sp.Invariants = append(sp.Invariants, invariants.AllOrNone[S, M]())
-		case invariants.ValidityName:
-			sp.Liveness = append(sp.Liveness, invariants.Validity[S, M]())
-		case invariants.McastAgreementName:
-			sp.Liveness = append(sp.Liveness, invariants.McastAgreement[S, M]())
-		}
-	}
-	return live.Target(sp), nil
+	return target(p, cfg, props(p, names...))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // Param is one parameter of a protocol.
@@ -50,8 +51,16 @@ type Entry struct {
 
 var entries []Entry
 
-// register adds e to the registry; called from init functions.
-func register(e Entry) {
+// Register adds e to the registry, so that every command of package cli
+// (list, check, replay, costs and, with Live set, run) serves it. The
+// shipped protocols register from init functions; a user's own main
+// registers theirs before it calls cli.Main. Like http.Handle, it panics
+// on a programming error: an entry without a name or Build, or a name
+// already taken.
+func Register(e Entry) {
+	if e.Name == "" || e.Build == nil {
+		panic("protocols: Register needs an entry with a Name and a Build")
+	}
 	if _, ok := Lookup(e.Name); ok {
 		panic("protocols: duplicate entry " + e.Name)
 	}
@@ -202,4 +211,15 @@ func liveRunner(t checker.Target, err error) (live.Runner, error) {
 		return nil, fmt.Errorf("this protocol's target does not run live")
 	}
 	return r.Runner(), nil
+}
+
+// target is the spec of set, the properties p's package exports, on p's
+// system under cfg, as a Target; or model.NewSystem's error (never a
+// Target holding a nil spec).
+func target[S, M any](p model.Protocol[S, M], cfg model.Config, set property.Set[S, M]) (checker.Target, error) {
+	sp, err := checker.NewSpec(p, cfg, set)
+	if err != nil {
+		return nil, err
+	}
+	return live.Target(sp), nil
 }

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // Histories recorded by protocols. A client of a protocol records what it
@@ -178,13 +178,13 @@ func CheckRecords(recs []model.Record, timeout time.Duration) (*Result, *History
 // verdict becomes Inconclusive. Verdicts are cached by history, so that
 // the many ends of runs that share a history are checked once; the
 // invariant is safe for concurrent use.
-func RecordsInvariant[S, M any](timeout time.Duration) checker.Invariant[S, M] {
+func RecordsInvariant[S, M any](timeout time.Duration) property.Invariant[S, M] {
 	var mu sync.Mutex
 	cache := map[string]string{} // history -> "" (linearizable) or why not
-	return checker.Invariant[S, M]{
+	return property.Invariant[S, M]{
 		Name:     PropertyName,
 		Terminal: true,
-		Judge: func(w *model.World[S, M]) (checker.Verdict, string) {
+		Judge: func(w *model.World[S, M]) (property.Verdict, string) {
 			var key []byte
 			for _, r := range w.History {
 				key = model.AppendString(append(key, byte(r.Node)), r.Text)
@@ -195,16 +195,16 @@ func RecordsInvariant[S, M any](timeout time.Duration) checker.Invariant[S, M] {
 			if !seen {
 				why = judge(w.History, timeout)
 				if strings.HasPrefix(why, inconclusive) {
-					return checker.Inconclusive, why // not cached: a later try may finish
+					return property.Inconclusive, why // not cached: a later try may finish
 				}
 				mu.Lock()
 				cache[string(key)] = why
 				mu.Unlock()
 			}
 			if why != "" {
-				return checker.Violated, why
+				return property.Violated, why
 			}
-			return checker.Pass, ""
+			return property.Pass, ""
 		},
 		PremiseDoc: "a completed client operation",
 		Premise: func(w *model.World[S, M]) bool {
@@ -255,21 +255,13 @@ func VisualizeRecords(w io.Writer, recs []model.Record, timeout time.Duration) e
 	return r.WriteVisualization(w)
 }
 
-// TraceRecords returns the recorded history a counterexample ends with.
-func TraceRecords(tr *checker.Trace) ([]model.Record, error) {
-	if len(tr.History) == 0 {
-		return nil, fmt.Errorf("the trace's final world records no history")
+// VisualizeTrace writes the HTML visualization of history, the recorded
+// history a counterexample's final world holds (checker.Trace.History):
+// what the command line's -html writes for a violation of the
+// linearizability property. An empty history is an error.
+func VisualizeTrace(w io.Writer, history []model.Record, timeout time.Duration) error {
+	if len(history) == 0 {
+		return fmt.Errorf("the trace's final world records no history")
 	}
-	return tr.History, nil
-}
-
-// VisualizeTrace writes the HTML visualization of the history a
-// counterexample ends with: what the command line's -html writes for a
-// violation of the linearizability property.
-func VisualizeTrace(w io.Writer, tr *checker.Trace, timeout time.Duration) error {
-	recs, err := TraceRecords(tr)
-	if err != nil {
-		return err
-	}
-	return VisualizeRecords(w, recs, timeout)
+	return VisualizeRecords(w, history, timeout)
 }

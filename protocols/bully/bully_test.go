@@ -11,24 +11,15 @@ import (
 	"github.com/coordcheck/coordcheck/model"
 )
 
-// spec is the bully algorithm under faults and timers, checked for the
-// notes' safety (at the end of a run), agreement at all times when always
+// spec is the bully algorithm under faults and timers, checked for its
+// exported Properties: the notes' safety (at the end of a run), agreement at all times when always
 // is set, no deadlock and the notes' liveness.
 func spec(t *testing.T, n int, faults string, timers model.TimerMode, always bool) *checker.Spec[State, Msg] {
 	t.Helper()
 	f, err := model.ParseFaults(faults)
 	require.NoError(t, err)
 	p := New(n)
-	invs := []checker.Invariant[State, Msg]{invariants.ElectionSafety[State, Msg](p)}
-	if always {
-		invs = append(invs, invariants.Agreement[State, Msg](p))
-	}
-	return &checker.Spec[State, Msg]{
-		System:     model.MustNewSystem[State, Msg](p, model.Config{Faults: f, Timers: timers}),
-		Invariants: invs,
-		Deadlock:   true,
-		Liveness:   []checker.Liveness[State, Msg]{invariants.ElectionLiveness[State, Msg](p)},
-	}
+	return checker.SpecOf(model.MustNewSystem[State, Msg](p, model.Config{Faults: f, Timers: timers}), Properties(p, always))
 }
 
 // The state and edge counts equal SPIN's NOREDUCE counts on

@@ -26,7 +26,7 @@ func histories(b *testing.B, ops int, fs string) ([][]model.Record, int) {
 	seen := map[string]bool{}
 	var hs [][]model.Record
 	ends := 0
-	sp := mustSpec(RegisterSpec(NewRegister(3, 2, ops, LeaderReads), faults(fs)))
+	sp := mustSpec(NewRegister(3, 2, ops, LeaderReads), faults(fs))
 	sp.Invariants = []checker.Invariant[State, Msg]{{Name: "collect", Terminal: true,
 		Holds: func(w *model.World[State, Msg]) (bool, string) {
 			ends++
@@ -81,7 +81,7 @@ func BenchmarkLinearizability(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				var states uint64
 				for b.Loop() {
-					sp := mustSpec(RegisterSpec(NewRegister(3, 2, c.ops, LeaderReads), faults(c.faults)))
+					sp := mustSpec(NewRegister(3, 2, c.ops, LeaderReads), faults(c.faults))
 					if !with {
 						sp.Invariants = sp.Invariants[:1]
 					}

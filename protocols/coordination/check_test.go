@@ -52,7 +52,9 @@ func faults(spec string) model.Config {
 }
 
 // mustSpec is a spec of a configuration fixed in the test.
-func mustSpec(sp *checker.Spec[State, Msg], err error) *checker.Spec[State, Msg] {
+// mustSpec is the spec of p's exported properties under cfg.
+func mustSpec(p *Protocol, cfg model.Config) *checker.Spec[State, Msg] {
+	sp, err := checker.NewSpec(p, cfg, Properties(p))
 	if err != nil {
 		panic(err)
 	}
@@ -61,7 +63,7 @@ func mustSpec(sp *checker.Spec[State, Msg], err error) *checker.Spec[State, Msg]
 
 func register(ops int, reads ReadMode, fs string) func() *checker.Spec[State, Msg] {
 	return func() *checker.Spec[State, Msg] {
-		return mustSpec(RegisterSpec(NewRegister(3, 2, ops, reads), faults(fs)))
+		return mustSpec(NewRegister(3, 2, ops, reads), faults(fs))
 	}
 }
 
@@ -85,7 +87,7 @@ func TestLeaderAndSyncReadsAreLinearizable(t *testing.T) {
 		// A restarted replica keeps its history (stable storage) and joins
 		// the new leader: what was committed survives.
 		{name: "clients=1 reads=leader ops=2 crash=1@p0,restart=1", spec: func() *checker.Spec[State, Msg] {
-			return mustSpec(RegisterSpec(NewRegister(3, 1, 2, LeaderReads), faults("crash=1@p0,restart=1")))
+			return mustSpec(NewRegister(3, 1, 2, LeaderReads), faults("crash=1@p0,restart=1"))
 		}, states: 74991, edges: 293395, depth: 30},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t) })
@@ -118,7 +120,7 @@ func TestLocalReadsAreStaleSyncIsNot(t *testing.T) {
 
 func lock(clients int, store, seq bool, fs string) func() *checker.Spec[State, Msg] {
 	return func() *checker.Spec[State, Msg] {
-		return mustSpec(LockSpec(NewLock(3, clients, store, seq), faults(fs)))
+		return mustSpec(NewLock(3, clients, store, seq), faults(fs))
 	}
 }
 
@@ -162,7 +164,7 @@ func TestPrematureSessionExpiryBreaksTheLock(t *testing.T) {
 	t.Parallel()
 	p := NewLock(3, 2, false, false)
 	p.MaxEpoch = 1
-	sp := mustSpec(LockSpec(p, model.Config{Timers: model.TimersFree}))
+	sp := mustSpec(p, model.Config{Timers: model.TimersFree})
 	rep := sp.Check(checker.Options{Strategy: checker.Swarm, Seed: 1, Walks: 2000})
 	require.Equal(t, checker.Violated, rep.Verdict)
 	require.Equal(t, invariants.MutualExclusionName, rep.Counterexample.Property)
@@ -178,7 +180,7 @@ func TestLeaderReadsNeedTheLease(t *testing.T) {
 	t.Parallel()
 	p := NewRegister(3, 2, 2, LeaderReads)
 	p.NoLease, p.MaxEpoch = true, 2
-	rep := mustSpec(RegisterSpec(p, model.Config{})).Check(checker.Options{Strategy: checker.Swarm, Seed: 1, Walks: 20000})
+	rep := mustSpec(p, model.Config{}).Check(checker.Options{Strategy: checker.Swarm, Seed: 1, Walks: 20000})
 	require.Equal(t, checker.Violated, rep.Verdict)
 	require.Equal(t, linearizability.PropertyName, rep.Counterexample.Property)
 }

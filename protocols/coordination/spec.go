@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/invariants/linearizability"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // LinearizabilityTimeout bounds porcupine's check of one history. The
@@ -23,8 +23,8 @@ const (
 // Agreement is Zab's agreement and total order (seed 004, "followers
 // deliver the same transaction and in the same order"): the committed
 // histories of any two live replicas are prefixes of one another.
-func (p *Protocol) Agreement() checker.Invariant[State, Msg] {
-	return checker.Invariant[State, Msg]{
+func (p *Protocol) Agreement() property.Invariant[State, Msg] {
+	return property.Invariant[State, Msg]{
 		Name: AgreementName,
 		Holds: func(w *model.World[State, Msg]) (bool, string) {
 			for i := range p.R {
@@ -58,8 +58,8 @@ func (p *Protocol) Agreement() checker.Invariant[State, Msg] {
 
 // NoLateWrite: the storage server never applies a lock holder's write
 // after a write of a later holder (seed 004, "Use of Sequences").
-func (p *Protocol) NoLateWrite() checker.Invariant[State, Msg] {
-	return checker.Invariant[State, Msg]{
+func (p *Protocol) NoLateWrite() property.Invariant[State, Msg] {
+	return property.Invariant[State, Msg]{
 		Name: NoLateWriteName,
 		Holds: func(w *model.World[State, Msg]) (bool, string) {
 			if !p.Store {
@@ -75,43 +75,26 @@ func (p *Protocol) NoLateWrite() checker.Invariant[State, Msg] {
 	}
 }
 
-// RegisterSpec is the spec of register clients: Zab's agreement in every
-// state, the linearizability of the recorded history once a run has
-// ended, and no deadlock (no client waits forever for an answer). It
-// turns cfg.History on. It returns model.NewSystem's error for a cfg that
-// cannot take effect.
-func RegisterSpec(p *Protocol, cfg model.Config) (*checker.Spec[State, Msg], error) {
-	cfg.History = true
-	sys, err := model.NewSystem[State, Msg](p, cfg)
-	if err != nil {
-		return nil, err
+// Properties is what the service claims for p's clients. Register
+// clients: Zab's agreement in every state, the linearizability of the
+// recorded history once a run has ended (so the history is recorded), and
+// no deadlock (no client waits forever for an answer). Lock clients:
+// mutual exclusion among the live clients, Zab's agreement, with a
+// storage server no late write, and no deadlock.
+func Properties(p *Protocol) property.Set[State, Msg] {
+	if p.Workload == RegisterClients {
+		return property.Set[State, Msg]{
+			Invariants: []property.Invariant[State, Msg]{
+				p.Agreement(),
+				linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout),
+			},
+			Deadlock: true,
+			History:  true,
+		}
 	}
-	return &checker.Spec[State, Msg]{
-		System: sys,
-		Invariants: []checker.Invariant[State, Msg]{
-			p.Agreement(),
-			linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout),
-		},
-		Deadlock: true,
-	}, nil
-}
-
-// LockSpec is the spec of lock clients: mutual exclusion among the live
-// clients, Zab's agreement, with a storage server no late write, and no
-// deadlock. It returns model.NewSystem's error for a cfg that cannot
-// take effect.
-func LockSpec(p *Protocol, cfg model.Config) (*checker.Spec[State, Msg], error) {
-	sys, err := model.NewSystem[State, Msg](p, cfg)
-	if err != nil {
-		return nil, err
-	}
-	invs := []checker.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p), p.Agreement()}
+	invs := []property.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p), p.Agreement()}
 	if p.Store {
 		invs = append(invs, p.NoLateWrite())
 	}
-	return &checker.Spec[State, Msg]{
-		System:     sys,
-		Invariants: invs,
-		Deadlock:   true,
-	}, nil
+	return property.Set[State, Msg]{Invariants: invs, Deadlock: true}
 }

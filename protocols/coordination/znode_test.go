@@ -79,13 +79,13 @@ func znodeJudge(t *testing.T) checker.Invariant[State, Msg] {
 // with reads at followers the search finds the stored stale read
 // (counterexamples/coordination/stale-read.cex, 12 steps).
 func TestZnodeModelOnTheServiceHistories(t *testing.T) {
-	leader := mustSpec(RegisterSpec(NewRegister(3, 2, 1, LeaderReads), faults("none")))
+	leader := mustSpec(NewRegister(3, 2, 1, LeaderReads), faults("none"))
 	leader.Invariants = append(leader.Invariants, znodeJudge(t))
 	rep := leader.Check(checker.Options{})
 	require.Equal(t, checker.Pass, rep.Verdict)
 	require.Equal(t, uint64(686), rep.States)
 
-	local := mustSpec(RegisterSpec(NewRegister(3, 2, 1, LocalReads), faults("none")))
+	local := mustSpec(NewRegister(3, 2, 1, LocalReads), faults("none"))
 	local.Invariants = append([]checker.Invariant[State, Msg]{znodeJudge(t)}, local.Invariants...)
 	rep = local.Check(checker.Options{})
 	require.Equal(t, checker.Violated, rep.Verdict)

@@ -14,12 +14,8 @@ import (
 
 func spec(n, rounds int, net model.Network) *checker.Spec[State, Msg] {
 	p := New(n, rounds)
-	return &checker.Spec[State, Msg]{
-		System:     model.MustNewSystem[State, Msg](p, model.Config{Network: net}),
-		Invariants: []checker.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p)},
-		Deadlock:   true,
-		Liveness:   []checker.Liveness[State, Msg]{invariants.StarvationFreedom[State, Msg](p)},
-	}
+	cfg := model.Config{Network: net}
+	return checker.SpecOf(model.MustNewSystem[State, Msg](p, cfg), Properties(p, cfg))
 }
 
 // Pinned counts: any change in behaviour shows here. They equal the

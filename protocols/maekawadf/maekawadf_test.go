@@ -39,17 +39,9 @@ func (c config) spec(t *testing.T) *checker.Spec[State, Msg] {
 	return specOf(c.protocol(t))
 }
 
-// specOf is the registry's spec of p.
+// specOf is the spec of p's exported Properties.
 func specOf(p *Protocol) *checker.Spec[State, Msg] {
-	return &checker.Spec[State, Msg]{
-		System: model.MustNewSystem[State, Msg](p, model.Config{}),
-		Invariants: []checker.Invariant[State, Msg]{
-			invariants.MutualExclusion[State, Msg](p),
-			{Name: OneVoteName, Holds: p.OneVote},
-		},
-		Deadlock: true,
-		Liveness: []checker.Liveness[State, Msg]{invariants.StarvationFreedom[State, Msg](p)},
-	}
+	return checker.SpecOf(model.MustNewSystem[State, Msg](p, model.Config{}), Properties(p, model.Config{}))
 }
 
 // With all fixes, the algorithm keeps mutual exclusion and one vote per

@@ -16,15 +16,7 @@ func spec(t *testing.T, p *Protocol, faults string) *checker.Spec[State, Msg] {
 	t.Helper()
 	f, err := model.ParseFaults(faults)
 	require.NoError(t, err)
-	return &checker.Spec[State, Msg]{
-		System: model.MustNewSystem[State, Msg](p, model.Config{Faults: f}),
-		Invariants: []checker.Invariant[State, Msg]{
-			invariants.ElectionSafety[State, Msg](p),
-			invariants.Agreement[State, Msg](p),
-		},
-		Deadlock: true,
-		Liveness: []checker.Liveness[State, Msg]{invariants.ElectionLiveness[State, Msg](p)},
-	}
+	return checker.SpecOf(model.MustNewSystem[State, Msg](p, model.Config{Faults: f}), Properties(p, true))
 }
 
 // Chang-Roberts with every process free to initiate at any time: the

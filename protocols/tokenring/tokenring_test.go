@@ -15,23 +15,11 @@ func spec(n, rounds int) *checker.Spec[State, Msg] {
 	return specOf(New(n, rounds), model.Config{})
 }
 
-// specOf is the registry's spec of p under cfg: mutual exclusion, one
-// token (at most one when a fault may lose a message), no deadlock and
-// starvation freedom.
+// specOf is the spec of p's exported Properties under cfg: mutual
+// exclusion, one token (at most one when a fault may lose a message), no
+// deadlock and starvation freedom.
 func specOf(p *Protocol, cfg model.Config) *checker.Spec[State, Msg] {
-	holds := p.OneToken
-	if b := cfg.Faults.Budget; b[model.Drop] != 0 || b[model.Crash] != 0 || b[model.Partition] != 0 {
-		holds = p.AtMostOneToken
-	}
-	return &checker.Spec[State, Msg]{
-		System: model.MustNewSystem[State, Msg](p, cfg),
-		Invariants: []checker.Invariant[State, Msg]{
-			invariants.MutualExclusion[State, Msg](p),
-			{Name: OneTokenName, Holds: holds},
-		},
-		Deadlock: true,
-		Liveness: []checker.Liveness[State, Msg]{invariants.StarvationFreedom[State, Msg](p)},
-	}
+	return checker.SpecOf(model.MustNewSystem[State, Msg](p, cfg), Properties(p, cfg))
 }
 
 // config is the system configuration of a network, a -faults spec and a

@@ -16,15 +16,7 @@ import (
 
 func spec(n, c, rounds int, opt Option) *checker.Spec[State, Msg] {
 	p := New(n, c, rounds, opt)
-	return &checker.Spec[State, Msg]{
-		System: model.MustNewSystem[State, Msg](p, model.Config{}),
-		Invariants: []checker.Invariant[State, Msg]{
-			invariants.MutualExclusion[State, Msg](p),
-			{Name: VotesAccurateName, Holds: p.VotesAccurate},
-		},
-		Deadlock: true,
-		Liveness: []checker.Liveness[State, Msg]{invariants.StarvationFreedom[State, Msg](p)},
-	}
+	return checker.SpecOf(model.MustNewSystem[State, Msg](p, model.Config{}), Properties(p, model.Config{}))
 }
 
 // Pinned counts: any change in behaviour shows here. The fast ones equal

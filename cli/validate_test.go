@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 // the whole line.
 func TestRefuseWhatCannotTakeEffect(t *testing.T) {
 	dir := t.TempDir()
-	bullyCex, err := os.ReadFile("../../counterexamples/bully/premature-timeout.cex")
+	bullyCex, err := os.ReadFile("../counterexamples/bully/premature-timeout.cex")
 	require.NoError(t, err)
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)

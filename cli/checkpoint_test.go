@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ func TestCheckpointSurvivesSIGKILL(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "coordcheck")
-	build := exec.Command("go", "build", "-o", bin, ".")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/coordcheck")
 	build.Stderr = os.Stderr
 	require.NoError(t, build.Run())
 

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ func runLincheck(args ...string) (int, string, string) {
 // directory, where lincheck may write visualizations next to them.
 func historyDir(t *testing.T) string {
 	dir := t.TempDir()
-	src := "../../invariants/linearizability/testdata"
+	src := "../invariants/linearizability/testdata"
 	entries, err := os.ReadDir(src)
 	require.NoError(t, err)
 	for _, e := range entries {
@@ -67,7 +67,7 @@ func hardHistoryFile(t *testing.T, dir string, n int) string {
 func TestLincheck(t *testing.T) {
 	dir := historyDir(t)
 	in := func(name string) string { return filepath.Join(dir, name) }
-	zdir := func(name string) string { return filepath.Join("../../protocols/coordination/testdata", name) }
+	zdir := func(name string) string { return filepath.Join("../protocols/coordination/testdata", name) }
 	cases := []struct {
 		args     []string
 		code     int

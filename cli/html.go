@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func writeVisualization(stdout io.Writer, tr *checker.Trace, path, cexPath strin
 	if path == "" {
 		return nil
 	}
-	if err := writeFileAtomic(path, func(w io.Writer) error { return linearizability.VisualizeTrace(w, tr, htmlTimeout) }); err != nil {
+	if err := writeFileAtomic(path, func(w io.Writer) error { return linearizability.VisualizeTrace(w, tr.History, htmlTimeout) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "visualization of the history written to %s\n", path)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -168,7 +168,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	fmt.Fprintf(stdout, "run %s %s: %d nodes, transport %s, faults %s, at most %s\n",
 		name, strings.Join(shown, " "), runner.Nodes(), cfg.Transport, cfg.Faults, cfg.Duration)
 	term := isTerminal(stderr)
-	cfg.ProgressEvery = time.Second
+	cfg.ProgressEvery = min(time.Second, cfg.Duration/4)
 	if term {
 		cfg.ProgressEvery = 200 * time.Millisecond
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -89,6 +89,12 @@ func printRunReport(w io.Writer, e protocols.Entry, values protocols.Values, rep
 	}
 	if f := rep.Faults; f != (live.FaultCounts{}) {
 		fmt.Fprintf(w, "faults: %s\n", f)
+	}
+	if p := rep.Processes; p.Started > 0 {
+		fmt.Fprintf(w, "node processes: %d started (%d nodes, %d restart), %d killed\n", p.Started, rep.Nodes, p.Started-rep.Nodes, p.Killed)
+	}
+	for _, r := range rep.Rejoins {
+		fmt.Fprintf(w, "%s restarted at %.3fs and took %d steps after\n", r.Node, r.At.Seconds(), r.StepsAfter)
 	}
 	// A request made just before the end is not news; one pending for
 	// long is (a lost message, a crash), though no verdict: a finite run
@@ -192,7 +198,7 @@ func printRunHelp(w io.Writer, e protocols.Entry) {
 
 // maxShrink bounds the trace the checker's shrinker is given: longer ones
 // are written as they replayed.
-const maxShrink = 2000
+const maxShrink = 200
 
 // reproduce replays the run's trace, up to the step after which the
 // violation v was seen, in the checker (the protocol's target under the
@@ -245,8 +251,12 @@ func reproduce(w io.Writer, e protocols.Entry, values protocols.Values, rep *liv
 	if err := writeFileAtomic(path, f.Write); err != nil {
 		return fmt.Errorf("writing %s: %v", path, err)
 	}
-	fmt.Fprintf(w, "\nthe checker reproduces it: the run's first %d steps replay to the same violation, shrunk to %d steps;\ncounterexample written to %s (replay: coordcheck replay %s)\n",
-		len(lines), len(short), path, path)
+	how := fmt.Sprintf("shrunk to %d steps", len(short))
+	if len(lines) > maxShrink {
+		how = fmt.Sprintf("too long to shrink here (over %d steps): 'coordcheck check' finds a shortest one", maxShrink)
+	}
+	fmt.Fprintf(w, "\nthe checker reproduces it: the run's first %d steps replay to the same violation, %s;\ncounterexample written to %s (replay: coordcheck replay %s)\n",
+		len(lines), how, path, path)
 	return nil
 }
 
