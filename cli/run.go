@@ -190,14 +190,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	printRunReport(stdout, entry, values, rep)
 	code := runExitCode(rep)
 	var late []string
-	if v := rep.Violated(); v != nil {
-		path := *cex
-		if path == "" {
-			path = filepath.Join(os.TempDir(), fmt.Sprintf("coordcheck-run-%s-%s-seed%d.cex", name, v.Property, *seed))
-		}
-		if err := reproduce(stdout, entry, values, rep, v, path); err != nil {
-			late = append(late, err.Error())
-		}
+	path := *cex
+	if path == "" {
+		path = filepath.Join(os.TempDir(), fmt.Sprintf("coordcheck-run-%s-seed%d.cex", name, *seed))
+	}
+	if c, err := judgeRun(stdout, entry, values, rep, path); err != nil {
+		late = append(late, err.Error())
+	} else if c == 1 {
+		code = 1
 	}
 	if err := writeRunHistory(stdout, rep, *edn, *html); err != nil {
 		late = append(late, err.Error())

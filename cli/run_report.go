@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -200,86 +200,134 @@ func printRunHelp(w io.Writer, e protocols.Entry) {
 // are written as they replayed.
 const maxShrink = 200
 
-// reproduce replays the run's trace, up to the step after which the
-// violation v was seen, in the checker (the protocol's target under the
-// faults that struck) and, when the replay ends in a violation of the
-// same property, shrinks it and writes it to path as a counterexample
-// file. It says on w what it found: the file, or why the run could not
-// be mapped to a schedule of the checker.
-func reproduce(w io.Writer, e protocols.Entry, values protocols.Values, rep *live.Report, v *live.Verdict, path string) error {
-	cannot := func(why string) error {
-		fmt.Fprintf(w, "\nno checker schedule found for this violation: %s\n", why)
-		return nil
-	}
-	k := v.Step
-	switch {
-	case k == 0:
-		return cannot("the observer does not know the step at which it happened")
-	case rep.TraceCut && k > len(rep.Trace):
-		return cannot(fmt.Sprintf("the trace kept only the first %d of the run's steps", len(rep.Trace)))
-	case k > len(rep.Trace):
-		k = len(rep.Trace)
-	}
-	lines := rep.Trace[:k]
-	cfg := model.Config{Faults: usedFaults(lines)}
-	target, params, err := replayTarget(e, values, cfg)
-	if err != nil {
-		return cannot(err.Error())
-	}
-	replayed, err := target.Replay(lines)
-	if err != nil {
-		var se *checker.StepError
-		if errors.As(err, &se) {
-			return cannot(fmt.Sprintf("step %d of the run (%s) is not a step the checker can take there", se.Step, se.Line))
-		}
-		return cannot(err.Error())
-	}
-	if got := replayed.Trace.Property; got != v.Property {
-		if got == "" {
-			got = "nothing"
-		}
-		return cannot(fmt.Sprintf("the run's %d steps replay in the checker, but violate %s there", len(lines), got))
-	}
-	short := lines
-	if len(lines) <= maxShrink {
-		short = target.Shrink(lines, v.Property)
-		if replayed, err = target.Replay(short); err != nil || replayed.Trace.Property != v.Property {
-			short, replayed = lines, mustReplay(target, lines)
-		}
-	}
-	f := counterexamples.FromTrace(e.Name, params, cfg, replayed.Trace)
-	if err := writeFileAtomic(path, f.Write); err != nil {
-		return fmt.Errorf("writing %s: %v", path, err)
-	}
-	how := fmt.Sprintf("shrunk to %d steps", len(short))
-	if len(lines) > maxShrink {
-		how = fmt.Sprintf("too long to shrink here (over %d steps): 'coordcheck check' finds a shortest one", maxShrink)
-	}
-	fmt.Fprintf(w, "\nthe checker reproduces it: the run's first %d steps replay to the same violation, %s;\ncounterexample written to %s (replay: coordcheck replay %s)\n",
-		len(lines), how, path, path)
-	return nil
+// runReplay is a run's trace replayed in the checker.
+type runReplay struct {
+	steps    int    // steps replayed
+	unmapped string // why the checker could not follow the run, if it could not
+	prop     string // the first property a world of the run violates ("" none)
+	why      string
 }
 
-func mustReplay(t checker.Target, lines []string) *checker.Replayed {
-	r, err := t.Replay(lines)
-	if err != nil {
-		panic("coordcheck: a replayed trace does not replay again: " + err.Error())
+// replayRun replays lines, the run's steps, in t's simulation, judging
+// every world the run passed through by t's properties, until the first
+// violation or a step the checker cannot take.
+func replayRun(t checker.Target, lines []string) runReplay {
+	sim := t.Simulate()
+	var r runReplay
+	if r.prop, r.why = sim.Violation(); r.prop != "" {
+		return r
+	}
+	for i, l := range lines {
+		want := model.NormalizeAction(l)
+		k := -1
+		for j, name := range sim.Enabled() {
+			if model.NormalizeAction(name) == want {
+				k = j
+				break
+			}
+		}
+		if k < 0 {
+			r.unmapped = fmt.Sprintf("step %d of the run (%s) is not a step the checker can take there", i+1, l)
+			return r
+		}
+		sim.Take(k)
+		r.steps = i + 1
+		if r.prop, r.why = sim.Violation(); r.prop != "" {
+			return r
+		}
 	}
 	return r
 }
 
-// replayTarget is the entry's target under cfg; a mutual-exclusion
-// protocol's rounds are lifted to the most the checker takes, as a live
-// run requests for its duration.
-func replayTarget(e protocols.Entry, values protocols.Values, cfg model.Config) (checker.Target, map[string]string, error) {
-	given := values.Map()
-	if e.Family == "mutex" {
-		if _, ok := given["rounds"]; ok {
-			given["rounds"] = "100"
+// judgeRun replays the run's trace in the checker (the protocol's target
+// under the faults that struck), so that every world the run passed
+// through is judged, not only the snapshots the observer took; says what
+// it found, and, when the checker sees a violation (the observer's, or
+// one that fell between its snapshots), writes the run's steps up to it,
+// shrunk, as a counterexample file at path. It returns 1 when the checker
+// finds a violation, 0 otherwise.
+func judgeRun(w io.Writer, e protocols.Entry, values protocols.Values, rep *live.Report, path string) (int, error) {
+	observed := rep.Violated()
+	cfg := model.Config{Faults: usedFaults(rep.Trace)}
+	target, params, err := replayTarget(e, values, cfg)
+	if err != nil {
+		fmt.Fprintf(w, "\nthe checker cannot take this run's configuration (%v)\n", err)
+		return 0, nil
+	}
+	rr := replayRun(target, rep.Trace)
+	of := fmt.Sprintf("the run's %d steps", len(rep.Trace))
+	if rep.TraceCut {
+		of = fmt.Sprintf("the first %d of the run's %d steps (the trace kept no more)", len(rep.Trace), rep.Steps)
+	}
+	switch {
+	case rr.unmapped != "":
+		fmt.Fprintf(w, "\nthe checker could not follow the run: %s", rr.unmapped)
+		if observed != nil {
+			fmt.Fprint(w, "; no checker schedule found for this violation")
+		}
+		fmt.Fprintln(w)
+		return 0, nil
+	case rr.prop == "":
+		fmt.Fprintf(w, "\nthe checker replayed %s: every world the run passed through satisfies the invariants\n", of)
+		if observed != nil {
+			fmt.Fprintf(w, "no checker schedule found for the observed violation of %s\n", observed.Property)
+		}
+		return 0, nil
+	}
+	fmt.Fprintf(w, "\nthe checker, replaying the run, finds %s violated after step %d: %s\n", rr.prop, rr.steps, rr.why)
+	lines := rep.Trace[:rr.steps]
+	if _, ok := params["rounds"]; ok && e.LiveTarget != nil {
+		// The checker's own target (Build) bounds the rounds: as many
+		// as the run's steps take.
+		params["rounds"] = strconv.Itoa(roundsOf(lines))
+		if target, _, err = e.BuildWith(params, cfg); err != nil {
+			return 1, fmt.Errorf("the checker's target for the counterexample: %v", err)
 		}
 	}
-	t, _, err := e.BuildWith(given, cfg)
-	return t, given, err
+	short := lines
+	if len(lines) <= maxShrink {
+		short = target.Shrink(lines, rr.prop)
+	}
+	replayed, err := target.Replay(short)
+	if err != nil || replayed.Trace.Property != rr.prop {
+		short = lines
+		if replayed, err = target.Replay(lines); err != nil {
+			return 1, fmt.Errorf("the run's steps do not replay again: %v", err)
+		}
+	}
+	f := counterexamples.FromTrace(e.Name, params, cfg, replayed.Trace)
+	if err := writeFileAtomic(path, f.Write); err != nil {
+		return 1, fmt.Errorf("writing %s: %v", path, err)
+	}
+	how := fmt.Sprintf("shrunk to %d steps", len(short))
+	if len(lines) > maxShrink {
+		how = fmt.Sprintf("too long to shrink here (over %d steps; 'coordcheck check' finds a shortest one)", maxShrink)
+	}
+	fmt.Fprintf(w, "the run's first %d steps, %s, are a counterexample: written to %s (replay: coordcheck replay %s)\n",
+		len(lines), how, path, path)
+	return 1, nil
+}
+
+// replayTarget is the target the run is judged by (protocols.Entry.LiveBuild)
+// under cfg, and the parameters under which its counterexamples replay.
+func replayTarget(e protocols.Entry, values protocols.Values, cfg model.Config) (checker.Target, map[string]string, error) {
+	t, err := e.LiveBuild(values, cfg)
+	return t, values.Map(), err
+}
+
+// roundsOf is the most requests one node makes in lines: the rounds under
+// which a mutual-exclusion protocol's checker takes those steps.
+func roundsOf(lines []string) int {
+	reqs := map[string]int{}
+	most := 1
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) == 3 && f[0] == "input" && f[2] == "request" {
+			reqs[f[1]]++
+			most = max(most, reqs[f[1]])
+		}
+	}
+	return most
 }
 
 // usedFaults is the fault budget a trace spends: each kind as many times

@@ -42,11 +42,14 @@ type Entry struct {
 	// Costs, when set, measures the protocol's costs for n processes by
 	// running it, beside the notes' formulas.
 	Costs func(n int) ([]CostRow, error)
-	// Live, when set, builds the protocol for a live run (coordcheck run,
-	// package live): the very code Build checks, with the values given,
-	// except that a run is bounded by its duration, not by rounds (see
-	// mutex.Endless), so the parameter "rounds" is not its to take.
+	// Live, when set, builds the runner of a live run (coordcheck run,
+	// package live) itself; without it, a live run runs the target of
+	// LiveBuild, judged by its properties.
 	Live func(v Values) (live.Runner, error)
+	// LiveTarget, when set, builds the target a live run is judged by and
+	// its trace replays in, where it differs from Build's: a live run is
+	// bounded by its duration, not by rounds (see mutex.Endless).
+	LiveTarget func(v Values, cfg model.Config) (checker.Target, error)
 }
 
 var entries []Entry
@@ -196,7 +199,17 @@ func (e Entry) Runner(v Values) (live.Runner, error) {
 	if e.Live != nil {
 		return e.Live(v)
 	}
-	return liveRunner(e.Build(v, model.Config{}))
+	return liveRunner(e.LiveBuild(v, model.Config{}))
+}
+
+// LiveBuild is the target a live run of values v is judged by, under cfg:
+// LiveTarget's if the entry has one, else Build's. The run's trace
+// replays in it.
+func (e Entry) LiveBuild(v Values, cfg model.Config) (checker.Target, error) {
+	if e.LiveTarget != nil {
+		return e.LiveTarget(v, cfg)
+	}
+	return e.Build(v, cfg)
 }
 
 // liveRunner is the live runner of a target built by mutexSpec,
