@@ -30,6 +30,7 @@ func TestRunRicartAgrawala(t *testing.T) {
 	require.GreaterOrEqual(t, per, 4.0)
 	require.Less(t, per, 4.5)
 	require.Regexp(t, `(?m)^ +[0-9.]+s +[0-9]+ steps`, errOut, "a progress line")
+	require.Regexp(t, `the checker replayed the run's [1-9][0-9]* steps: every world the run passed through satisfies the invariants`, out)
 }
 
 // Duplicated replies break Ricart-Agrawala live, as the checker finds with
@@ -51,8 +52,8 @@ func TestRunDupCaughtAndReproduced(t *testing.T) {
 		require.Equal(t, 1, code, errOut)
 		m := regexp.MustCompile(`(?m)^([a-z-]+): VIOLATED on the observed run`).FindStringSubmatch(out)
 		require.NotNil(t, m, out)
-		require.Contains(t, out, "the checker reproduces it")
-		require.Contains(t, out, "counterexample written to "+cex)
+		require.Contains(t, out, "the checker, replaying the run, finds "+m[1]+" violated after step ")
+		require.Contains(t, out, "are a counterexample: written to "+cex)
 		code, out, errOut = runCmd("replay", cex)
 		require.Equal(t, 1, code, errOut)
 		require.Contains(t, out, "reproduced: "+m[1]+" is violated")
