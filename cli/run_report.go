@@ -94,7 +94,7 @@ func printRunReport(w io.Writer, e protocols.Entry, values protocols.Values, rep
 		fmt.Fprintf(w, "node processes: %d started (%d nodes, %d restart), %d killed\n", p.Started, rep.Nodes, p.Started-rep.Nodes, p.Killed)
 	}
 	for _, r := range rep.Rejoins {
-		fmt.Fprintf(w, "%s restarted at %.3fs and took %d steps after\n", r.Node, r.At.Seconds(), r.StepsAfter)
+		fmt.Fprintf(w, "%s crashed at %.3fs, restarted at %.3fs and took %d steps after\n", r.Node, r.Crashed.Seconds(), r.At.Seconds(), r.StepsAfter)
 	}
 	// A request made just before the end is not news; one pending for
 	// long is (a lost message, a crash), though no verdict: a finite run

@@ -119,7 +119,7 @@ func TestRunProcesses(t *testing.T) {
 	require.Contains(t, out, "transport proc")
 	require.Contains(t, out, "node processes: 6 started (5 nodes, 1 restart), 1 killed")
 	require.Contains(t, out, "faults: crashes 1, restarts 1")
-	require.Regexp(t, `p1 restarted at [0-9.]+s and took [1-9][0-9]* steps after`, out)
+	require.Regexp(t, `p1 crashed at [0-9.]+s, restarted at [0-9.]+s and took [1-9][0-9]* steps after`, out)
 	require.Contains(t, out, "linearizability: holds on 1 ends of runs")
 	require.Contains(t, out, "zab-agreement: holds")
 	require.False(t, strings.Contains(out, "VIOLATED"), out)

@@ -97,6 +97,7 @@ type Report struct {
 // Rejoin is a node's restart and what it did after.
 type Rejoin struct {
 	Node       model.NodeID
+	Crashed    time.Duration // when it crashed, last before
 	At         time.Duration
 	StepsAfter int
 }
@@ -211,9 +212,14 @@ func (r *runner[S, M]) Run(cfg RunConfig) (*Report, error) {
 	rep.Work = j.work(rep.Outputs)
 	rep.Verdicts = j.verdicts(rep.Verdicts)
 	rep.Trace, rep.TraceCut = c.trace, c.traceCut
+	crashed := map[model.NodeID]time.Duration{}
 	for _, rec := range c.obs.Records() {
-		if rec.Kind == RecRestart {
-			rep.Rejoins = append(rep.Rejoins, Rejoin{Node: rec.Node, At: rec.At, StepsAfter: stepsOf(rep.Trace, rec.Step, rec.Node)})
+		switch rec.Kind {
+		case RecCrash:
+			crashed[rec.Node] = rec.At
+		case RecRestart:
+			rep.Rejoins = append(rep.Rejoins, Rejoin{Node: rec.Node, Crashed: crashed[rec.Node], At: rec.At,
+				StepsAfter: stepsOf(rep.Trace, rec.Step, rec.Node)})
 		}
 	}
 	if c.procs != nil {
