@@ -75,17 +75,10 @@ func (s *fpSet) bytesAfter(more uint64) uint64 {
 	per := more / numShards
 	for i := range s.shards {
 		sh := &s.shards[i]
-		size := uint64(len(sh.slots))
-		for (sh.n+per+size/16)*4 > size*3 {
-			size *= 2
-		}
-		slot := uint64(16)
-		if sh.ids != nil {
-			slot += 4
-		}
-		b += size * slot
+		size := uint64(len(sh.keys))
+		b += grown(sh.n+per+size/16, size)
 	}
-	return b
+	return b * s.slotBytes()
 }
 
 // growCap is the capacity append gives a slice of capacity c that must
@@ -128,13 +121,13 @@ func (sp *Spec[S, M]) MinMemory(opts Options) uint64 {
 	sys := sp.System
 	enc := sys.Encode(nil, sys.Init())
 	entry := uint64(len(enc)) + 24
-	seen := newFPSet(0)
+	seen := newFPSet(opts.Strategy == DFS)
 	b := seen.bytes()
 	switch {
 	case opts.Strategy == Random || opts.Strategy == Swarm:
 		return b + uint64(opts.workers())*entry*2
 	case len(sp.Liveness) > 0 && !opts.SkipLiveness:
-		b += uint64(numShards*len(seen.shards[0].slots)) * 4 // numbering
+		b += uint64(numShards*len(seen.shards[0].keys)) * 4 // numbering
 	}
 	if opts.Strategy == BFS && opts.workers() > 1 {
 		// The first level, and each worker's part of the next.

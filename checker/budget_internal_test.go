@@ -53,12 +53,12 @@ func TestCycleSearchStops(t *testing.T) {
 }
 
 // The visited set is counted at the size it will grow to before the next
-// poll, so that the bound is checked before the table doubles.
+// poll, so that the bound is checked before the table grows.
 func TestBytesAfterCountsTheNextGrowth(t *testing.T) {
-	s := newFPSet(0)
+	s := newFPSet(false)
 	require.Equal(t, s.bytes(), s.bytesAfter(0))
 	full := uint64(numShards * 256 * 3 / 4)
-	require.Equal(t, 2*s.bytes(), s.bytesAfter(full-numShards), "every shard about to double")
+	require.Equal(t, 3*s.bytes()/2, s.bytesAfter(full-numShards), "every shard about to grow by half")
 	for i := range full * 3 / 4 {
 		s.insert(uint64(i)*0x9e3779b97f4a7c15+1, noParent)
 	}

@@ -27,7 +27,7 @@ import (
 // expansions; the parallel one (exploreLevels) at a level boundary, where
 // it holds nothing else. The file is written to FILE.tmp and renamed.
 //
-// The format, version 1, all integers little-endian uint64 (strings and
+// The format, version 3, all integers little-endian uint64 (strings and
 // byte runs prefixed by their length):
 //
 //	magic "coordck\n", version
@@ -36,15 +36,16 @@ import (
 //	elapsed ns, transitions, depth, frontier bytes, peak bytes, bound
 //	violation counts; found, its fingerprint, property and detail
 //	terminals: count, fingerprints, positions
-//	visited set: numbered, then per shard: slots, entries, and each
-//	  entry's fingerprint, parent (and number when numbered)
+//	visited set: parents kept, numbered, then per shard: slots, entries,
+//	  and each entry's fingerprint (its parent when kept, its number
+//	  when numbered)
 //	engine 1 (one worker): level depth, level end, pops, the queue's
 //	  read offset and chunks; engine 2 (levels): depth, base, chunks
 //	SHA-256 of everything before it
 
 const (
 	checkpointMagic   = "coordck\n"
-	checkpointVersion = 2
+	checkpointVersion = 3
 
 	engineSerial = 1
 	engineLevels = 2
@@ -289,17 +290,20 @@ func (r *run[S, M]) writeCheckpoint(engine uint64, frontier func(w *ckWriter)) (
 		}
 	}
 	w.u64s(prem)
+	w.bool(seen.parents)
 	w.bool(seen.numbering)
 	for i := range seen.shards {
 		sh := &seen.shards[i]
-		w.u64(uint64(len(sh.slots)))
+		w.u64(uint64(len(sh.keys)))
 		w.u64(sh.n)
-		for j, sl := range sh.slots {
-			if sl.fp == 0 {
+		for j, k := range sh.keys {
+			if k == 0 {
 				continue
 			}
-			w.u64(sl.fp)
-			w.u64(sl.parent)
+			w.u64(k)
+			if seen.parents {
+				w.u64(sh.parents[j])
+			}
 			if seen.numbering {
 				w.u64(uint64(sh.ids[j]))
 			}
@@ -370,20 +374,17 @@ func (ck *Checkpoint) queue() *queue {
 }
 
 // level rebuilds the parallel search's level and its fingerprints.
-func (ck *Checkpoint) level() (*levelBuf, []uint64) {
+func (ck *Checkpoint) level() *levelBuf {
 	l := &levelBuf{depth: ck.levelDepth}
-	var fps []uint64
 	for _, c := range ck.chunks {
 		l.chunks = append(l.chunks, append(make([]byte, 0, max(levelChunk, len(c))), c...))
 		l.starts = append(l.starts, l.n)
 		for rest := c; len(rest) > 0; l.n++ {
-			var fp uint64
-			_, fp, _, rest = readEntry(rest)
-			fps = append(fps, key(fp))
+			_, _, _, rest = readEntry(rest)
 		}
 	}
 	ck.chunks = nil
-	return l, fps
+	return l
 }
 
 // LoadCheckpoint reads a checkpoint file written by a search with
@@ -445,23 +446,23 @@ func LoadCheckpoint(path string) (ck *Checkpoint, err error) {
 		ck.covCounts = append(ck.covCounts, r.u64())
 	}
 	ck.premSeen = r.u64s()
-	seen := &fpSet{numbering: r.bool()}
+	seen := &fpSet{parents: r.bool(), numbering: r.bool()}
 	for i := range seen.shards {
 		size, n := r.u64(), r.u64()
-		if size < 1 || size&(size-1) != 0 || n*4 > size*3 || size > max(256, 4*n) {
+		if size < minShard || n*4 > size*3 || size > max(minShard, 4*n) {
 			r.fail("corrupt (visited set)")
 		}
-		if n > uint64(r.left)/16 {
+		if n > uint64(r.left)/8 {
 			r.fail("truncated")
 		}
 		sh := &seen.shards[i]
-		*sh = fpShard{slots: make([]fpSlot, size), mask: size - 1}
-		if seen.numbering {
-			sh.ids = make([]uint32, size)
-		}
+		sh.make(size, seen.parents, seen.numbering)
 		for range n {
-			k, parent := r.u64(), r.u64()
-			var id uint64
+			k := r.u64()
+			var parent, id uint64
+			if seen.parents {
+				parent = r.u64()
+			}
 			if seen.numbering {
 				id = r.u64()
 			}

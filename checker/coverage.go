@@ -63,8 +63,11 @@ type kindTable struct {
 	timers []int32 // TimerID -> index+1 (0: not met yet)
 	fixed  [model.ActApp + 1]int32
 	appMsg int32            // "deliver APP", index+1
-	msgs   map[string]int32 // a message's encoding -> index, without MsgKinder
+	msgs   map[uint64]int32 // a message encoding's fingerprint -> index, without MsgKinder
 	buf    []byte
+	// noKinder is set once the protocol is known not to implement
+	// model.MsgKinder, which spares the hot path the interface assertion.
+	noKinder bool
 }
 
 type inputKind struct {
@@ -77,7 +80,7 @@ type inputKind struct {
 const maxMsgCache = 1 << 16
 
 func newKindTable() *kindTable {
-	return &kindTable{byName: map[string]int32{}, named: map[string]int32{}, msgs: map[string]int32{}}
+	return &kindTable{byName: map[string]int32{}, named: map[string]int32{}, msgs: map[uint64]int32{}}
 }
 
 // intern returns the index of kind name, adding it when new.
@@ -117,7 +120,7 @@ func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S
 			}
 			return t.appMsg - 1
 		}
-		if mk, ok := sys.P.(model.MsgKinder[M]); ok {
+		if mk, ok := msgKinder(t, sys); ok {
 			name := mk.MsgKind(e.Msg)
 			if i, ok := t.named[name]; ok {
 				return i
@@ -126,13 +129,16 @@ func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S
 			t.named[name] = i
 			return i
 		}
-		t.buf = sys.P.AppendMsg(t.buf[:0], e.Msg)
-		if i, ok := t.msgs[string(t.buf)]; ok {
+		// Keyed by the encoding's fingerprint: a collision (about 2^-64
+		// a pair) could only misname a count, never change a verdict.
+		t.buf = sys.Codec().AppendMsg(t.buf[:0], e.Msg)
+		fp := model.Fingerprint(t.buf)
+		if i, ok := t.msgs[fp]; ok {
 			return i
 		}
-		i := t.intern(a.Kind, "deliver "+msgKind(sys.P.FormatMsg(e.Msg)))
+		i := t.intern(a.Kind, "deliver "+msgKind(sys.FormatMsg(e.Msg)))
 		if len(t.msgs) < maxMsgCache {
-			t.msgs[string(t.buf)] = i
+			t.msgs[fp] = i
 		}
 		return i
 	case model.ActFire:
@@ -159,6 +165,17 @@ func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S
 		return t.fixed[a.Kind] - 1
 	}
 	return t.intern(a.Kind, a.Kind.String())
+}
+
+// msgKinder returns the protocol's model.MsgKinder, asking only until
+// the answer is no.
+func msgKinder[S, M any](t *kindTable, sys *model.System[S, M]) (model.MsgKinder[M], bool) {
+	if t.noKinder {
+		return nil, false
+	}
+	mk, ok := sys.P.(model.MsgKinder[M])
+	t.noKinder = !ok
+	return mk, ok
 }
 
 // msgKind is the kind of a formatted message: its text up to the first

@@ -358,7 +358,7 @@ type run[S, M any] struct {
 }
 
 func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
-	r := &run[S, M]{sp: sp, opts: &opts, rep: &Report{Properties: sp.PropertyNames()}, seen: newFPSet(0), start: time.Now()}
+	r := &run[S, M]{sp: sp, opts: &opts, rep: &Report{Properties: sp.PropertyNames()}, seen: newFPSet(mode == livenessGraph || opts.Strategy == DFS), start: time.Now()}
 	if mode == noLiveness {
 		r.rep.Properties = r.rep.Properties[:len(r.rep.Properties)-len(sp.Liveness)]
 	}

@@ -1,14 +1,24 @@
 package checker
 
+import "math/bits"
+
 // fpSet is the set of visited states, stored as 64-bit fingerprints (hash
-// compaction), each with the fingerprint of the state it was first reached
-// from, so that a counterexample path can be rebuilt. It is split by the
-// fingerprint's top bits into shards, open-addressing tables with linear
-// probing (16 bytes a slot, at most 3/4 full), so that the parallel BFS can
-// fill the shards side by side with no lock.
+// compaction). It is split by the fingerprint's top bits into shards,
+// open-addressing tables with linear probing, so that the parallel BFS
+// can fill the shards side by side with no lock.
+//
+// A slot is the fingerprint alone, 8 bytes, in the searches whose
+// counterexample is rebuilt by searching again (BFS: see pathTo). A table
+// grows by half when it is 3/4 full, so it is always between 1/2 and 3/4
+// full (after its first growth): 10.7 to 16 bytes a state. DFS and the
+// search that keeps the state graph also keep, beside each fingerprint,
+// the fingerprint of the state it was first reached from (parents), and
+// the graph a number per state (numbering).
 type fpSet struct {
 	shards [numShards]fpShard
 	n      uint64 // states in all shards
+	// parents, when on, keeps each state's parent (see parent).
+	parents bool
 	// numbering, when on, gives states numbers 0, 1, ... in the order
 	// they are inserted (see id).
 	numbering bool
@@ -17,32 +27,40 @@ type fpSet struct {
 const (
 	shardBits = 6
 	numShards = 1 << shardBits
+	// minShard is a shard's size when the set is made.
+	minShard = 256
 )
 
 type fpShard struct {
-	slots []fpSlot
-	mask  uint64
-	n     uint64
-	ids   []uint32 // each slot's state number, when numbering is on
-}
-
-type fpSlot struct {
-	fp, parent uint64
+	keys    []uint64 // 0: empty
+	parents []uint64 // each slot's parent, when the set keeps parents
+	ids     []uint32 // each slot's state number, when numbering is on
+	n       uint64
 }
 
 // noParent marks the initial state.
 const noParent = 0
 
-func newFPSet(hint uint64) *fpSet {
-	size := uint64(1 << 8)
-	for size*3/4*numShards < hint {
-		size <<= 1
-	}
-	s := &fpSet{}
+// newFPSet makes an empty set; with parents, it keeps each state's
+// parent.
+func newFPSet(parents bool) *fpSet {
+	s := &fpSet{parents: parents}
 	for i := range s.shards {
-		s.shards[i] = fpShard{slots: make([]fpSlot, size), mask: size - 1}
+		s.shards[i].make(minShard, parents, false)
 	}
 	return s
+}
+
+// make gives the shard empty tables of size slots.
+func (sh *fpShard) make(size uint64, parents, numbering bool) {
+	sh.keys = make([]uint64, size)
+	sh.parents, sh.ids = nil, nil
+	if parents {
+		sh.parents = make([]uint64, size)
+	}
+	if numbering {
+		sh.ids = make([]uint32, size)
+	}
 }
 
 // key maps a fingerprint to a non-zero key (zero marks an empty slot).
@@ -56,15 +74,28 @@ func key(fp uint64) uint64 {
 // shard is the shard of key k.
 func (s *fpSet) shard(k uint64) *fpShard { return &s.shards[k>>(64-shardBits)] }
 
-// slot is where key k sits in a table with the given mask, or starts its
-// probe.
-func slot(k, mask uint64) uint64 { return (k * 0x9e3779b97f4a7c15) >> 7 & mask }
+// home is the slot where key k's probe starts in a table of size slots:
+// the key's bits below the shard's, scaled to the size (sizes are not
+// powers of two).
+func home(k, size uint64) uint64 {
+	hi, _ := bits.Mul64(k<<shardBits, size)
+	return hi
+}
+
+// grown is the size a table of size slots holding n keys must grow to
+// before it takes one more, or size when it need not grow.
+func grown(n, size uint64) uint64 {
+	for (n+1)*4 > size*3 {
+		size += size / 2
+	}
+	return size
+}
 
 // numbered turns state numbering on; the set must be empty.
 func (s *fpSet) numbered() {
 	s.numbering = true
 	for i := range s.shards {
-		s.shards[i].ids = make([]uint32, len(s.shards[i].slots))
+		s.shards[i].ids = make([]uint32, len(s.shards[i].keys))
 	}
 }
 
@@ -85,37 +116,61 @@ func (s *fpSet) insertID(fp, parent uint64) (uint32, bool) {
 	return id, added
 }
 
-// insert adds key k with its parent and number id (kept when numbering is
-// on) unless present; it returns the number the key has.
+// insert adds key k with its parent (kept when the shard keeps parents)
+// and number id (kept when numbering is on) unless present; it returns
+// the number the key has.
 func (sh *fpShard) insert(k, parent uint64, id uint32) (uint32, bool) {
-	i := slot(k, sh.mask)
+	size := uint64(len(sh.keys))
+	i := home(k, size)
 	for {
-		sl := &sh.slots[i]
-		if sl.fp == k {
+		switch sh.keys[i] {
+		case k:
 			if sh.ids != nil {
 				return sh.ids[i], false
 			}
 			return 0, false
-		}
-		if sl.fp == 0 {
-			sl.fp, sl.parent = k, parent
+		case 0:
+			if g := grown(sh.n, size); g != size {
+				sh.grow(g)
+				return sh.insert(k, parent, id)
+			}
+			sh.keys[i] = k
+			if sh.parents != nil {
+				sh.parents[i] = parent
+			}
 			if sh.ids != nil {
 				sh.ids[i] = id
 			}
 			sh.n++
-			if sh.n*4 > uint64(len(sh.slots))*3 {
-				sh.grow()
-			}
 			return id, true
 		}
-		i = (i + 1) & sh.mask
+		if i++; i == size {
+			i = 0
+		}
+	}
+}
+
+// find returns the slot of key k, and whether k is present.
+func (sh *fpShard) find(k uint64) (uint64, bool) {
+	size := uint64(len(sh.keys))
+	for i := home(k, size); ; {
+		switch sh.keys[i] {
+		case k:
+			return i, true
+		case 0:
+			return 0, false
+		}
+		if i++; i == size {
+			i = 0
+		}
 	}
 }
 
 // has reports whether fp is in the set. Any number of goroutines may ask
 // at once while nobody inserts.
 func (s *fpSet) has(fp uint64) bool {
-	_, ok := s.parent(fp)
+	k := key(fp)
+	_, ok := s.shard(k).find(k)
 	return ok
 }
 
@@ -123,55 +178,63 @@ func (s *fpSet) has(fp uint64) bool {
 func (s *fpSet) id(fp uint64) uint32 {
 	k := key(fp)
 	sh := s.shard(k)
-	i := slot(k, sh.mask)
-	for sh.slots[i].fp != k {
-		i = (i + 1) & sh.mask
-	}
+	i, _ := sh.find(k)
 	return sh.ids[i]
 }
 
-// parent returns the parent recorded for fp and whether fp is present.
+// parent returns the parent recorded for fp and whether fp is present;
+// the set must keep parents.
 func (s *fpSet) parent(fp uint64) (uint64, bool) {
 	k := key(fp)
 	sh := s.shard(k)
-	for i := slot(k, sh.mask); ; i = (i + 1) & sh.mask {
-		sl := &sh.slots[i]
-		if sl.fp == k {
-			return sl.parent, true
+	i, ok := sh.find(k)
+	if !ok {
+		return 0, false
+	}
+	return sh.parents[i], true
+}
+
+// grow moves the shard's keys into tables of size slots.
+func (sh *fpShard) grow(size uint64) {
+	keys, parents, ids := sh.keys, sh.parents, sh.ids
+	sh.make(size, parents != nil, ids != nil)
+	for j, k := range keys {
+		if k == 0 {
+			continue
 		}
-		if sl.fp == 0 {
-			return 0, false
+		i := home(k, size)
+		for sh.keys[i] != 0 {
+			if i++; i == size {
+				i = 0
+			}
+		}
+		sh.keys[i] = k
+		if parents != nil {
+			sh.parents[i] = parents[j]
+		}
+		if ids != nil {
+			sh.ids[i] = ids[j]
 		}
 	}
 }
 
-func (sh *fpShard) grow() {
-	old, oldIDs := sh.slots, sh.ids
-	sh.slots = make([]fpSlot, 2*len(old))
-	if oldIDs != nil {
-		sh.ids = make([]uint32, len(sh.slots))
+// slotBytes is the memory one slot of the set takes.
+func (s *fpSet) slotBytes() uint64 {
+	b := uint64(8)
+	if s.parents {
+		b += 8
 	}
-	sh.mask = uint64(len(sh.slots)) - 1
-	for j, sl := range old {
-		if sl.fp == 0 {
-			continue
-		}
-		i := slot(sl.fp, sh.mask)
-		for sh.slots[i].fp != 0 {
-			i = (i + 1) & sh.mask
-		}
-		sh.slots[i] = sl
-		if oldIDs != nil {
-			sh.ids[i] = oldIDs[j]
-		}
+	if s.numbering {
+		b += 4
 	}
+	return b
 }
 
 // bytes is the memory the table holds.
 func (s *fpSet) bytes() uint64 {
 	var b uint64
 	for i := range s.shards {
-		b += uint64(len(s.shards[i].slots))*16 + uint64(len(s.shards[i].ids))*4
+		b += uint64(len(s.shards[i].keys))
 	}
-	return b
+	return b * s.slotBytes()
 }

@@ -3,11 +3,11 @@ package checker
 import "strings"
 
 // The memory account of parallel BFS (levels.go). A level holds, besides
-// the visited set: the level itself, its outdegrees and fingerprints; each
-// worker's records (16 bytes per successor not yet visited, duplicates
-// included) and merge scratch; then the merged new states, their copy by
-// shard, and the visited set grown by them; then the next level as the
-// workers make it. The bound is checked while the level is expanded
+// the visited set: the level itself and its outdegrees; each worker's
+// records (24 bytes per successor not yet visited, duplicates included),
+// its arena of their encodings and its merge scratch; then the merged new
+// states, their copy by shard, and the visited set grown by them; then
+// the next level as the workers gather it. The bound is checked while the level is expanded
 // (between chunks), before the merge, before the new states are inserted,
 // and while the next level is made, each time counting what the coming
 // phase will add, so that a level that would not fit stops the search
@@ -19,17 +19,18 @@ import "strings"
 func bufferBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 	var b uint64
 	for _, w := range ws {
-		b += w.recBytes.Load() + w.outBytes.Load() + uint64(cap(w.fresh))*16 + uint64(cap(w.dedup))*4
+		b += w.recBytes.Load() + w.outBytes.Load() + uint64(cap(w.fresh))*recSize + uint64(cap(w.dedup))*4
 	}
 	return b
 }
 
-// chunkRecBytes bounds what the workers' records grow by while the
-// polling worker expands one chunk of the level: a chunk each, at 16 bytes
-// per successor, which is seldom more than four times the bytes of the
-// states that make them (and a slice of records grows by doubling).
+// chunkRecBytes bounds what the workers' records and arenas grow by while
+// the polling worker expands one chunk of the level: a chunk each, at 24
+// bytes and an encoding per successor, which is seldom more than eight
+// times the bytes of the states that make them (and a slice of records
+// grows by doubling).
 func chunkRecBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
-	return uint64(len(ws)) * 4 * levelChunk
+	return uint64(len(ws)) * 8 * levelChunk
 }
 
 // halt stops the workers of a merge or a regeneration for the bound why.
@@ -75,7 +76,7 @@ func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) string {
 	for table < 2*widest {
 		table <<= 1
 	}
-	extra := 2*total*16 + (lv.level.n+1)*4 + uint64(len(ws))*table*4
+	extra := 2*total*recSize + (lv.level.n+1)*4 + uint64(len(ws))*table*4
 	return r.overMemory(lv.held+bufferBytes(ws), extra, 0)
 }
 
@@ -87,11 +88,11 @@ func (r *run[S, M]) insertFits(ws []*levelWorker[S, M], lv *levelRun, fresh []re
 		return lv.why
 	}
 	n := uint64(len(fresh))
-	other := lv.held + bufferBytes(ws) + uint64(cap(fresh))*16
-	if b := r.overMemory(other, n*16, n); b != "" {
+	other := lv.held + bufferBytes(ws) + uint64(cap(fresh))*recSize
+	if b := r.overMemory(other, n*recSize, n); b != "" {
 		return b
 	}
-	lv.regenBase = n*16 + other
+	lv.regenBase = n*recSize + other
 	return ""
 }
 

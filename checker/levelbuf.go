@@ -1,6 +1,10 @@
 package checker
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/coordcheck/coordcheck/model"
+)
 
 // levelBuf is one BFS level: packed entries (as the frontier's) in chunks,
 // with the index of each chunk's first entry, so that workers can take
@@ -68,4 +72,68 @@ func (cu *levelCursor) seek(k uint64) []byte {
 		}
 		cu.b, cu.k = rest, cu.k+1
 	}
+}
+
+// arena holds a worker's encodings of the successors of one level that
+// may be new, in chunks that are kept from level to level.
+type arena struct {
+	chunks [][]byte
+	cur    int // the chunk being filled
+}
+
+const arenaChunk = 256 << 10
+
+// add appends enc, prefixed by its length, and returns its reference
+// (chunk<<32 | offset) and the bytes the arena grew by.
+func (a *arena) add(enc []byte) (ref, grew uint64) {
+	need := len(enc) + binaryMaxVarint
+	for a.cur < len(a.chunks) && len(a.chunks[a.cur])+need > cap(a.chunks[a.cur]) {
+		a.cur++
+	}
+	if a.cur == len(a.chunks) {
+		a.chunks = append(a.chunks, make([]byte, 0, max(arenaChunk, need)))
+		grew = uint64(cap(a.chunks[a.cur]))
+	}
+	c := &a.chunks[a.cur]
+	ref = uint64(a.cur)<<32 | uint64(len(*c))
+	*c = model.AppendUvarint(*c, uint64(len(enc)))
+	*c = append(*c, enc...)
+	return ref, grew
+}
+
+// at returns the encoding of reference ref.
+func (a *arena) at(ref uint64) []byte {
+	b := a.chunks[ref>>32][ref&(1<<32-1):]
+	n, b := model.ReadUvarint(b)
+	return b[:n]
+}
+
+// reset empties the arena, keeping its chunks.
+func (a *arena) reset() {
+	for i := range a.chunks {
+		a.chunks[i] = a.chunks[i][:0]
+	}
+	a.cur = 0
+}
+
+// used is the bytes the arena's encodings take: the same for any number
+// of workers and any timing, unlike the chunks they fill.
+func (a *arena) used() uint64 {
+	var b uint64
+	for _, c := range a.chunks {
+		b += uint64(len(c))
+	}
+	return b
+}
+
+// binaryMaxVarint is the longest length prefix.
+const binaryMaxVarint = 10
+
+// arenaUsed is the bytes of the encodings in the workers' arenas.
+func arenaUsed[S, M any](ws []*levelWorker[S, M]) uint64 {
+	var b uint64
+	for _, w := range ws {
+		b += w.arena.used()
+	}
+	return b
 }

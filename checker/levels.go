@@ -15,25 +15,26 @@ import (
 //
 //  1. expand: the workers take the level's states in chunks, judge them
 //     and make their successors; a successor not in the visited set is
-//     noted as a record (fingerprint, key), the key being the position of
-//     the state that made it and the index of the action;
+//     noted as a record (fingerprint, key, where its encoding is), the key
+//     being the position of the state that made it and the index of the
+//     action, and its encoding is kept in the worker's arena;
 //  2. merge: shard by shard, the records are reduced to one per
 //     fingerprint, the one of the smallest key, and the new states go
-//     into the visited set with the state of that key as their parent;
-//  3. regenerate: the new states, in key order, are made again from their
-//     parents and packed into the next level.
+//     into the visited set;
+//  3. gather: the new states' encodings, in key order, are copied from
+//     the arenas into the next level.
 //
 // The smallest key is the first discovery a one-worker BFS makes, so the
-// next level's order, every parent, and hence every counterexample are
-// those of the search on one worker (explore), whatever the number of
-// workers and their timing. Where that search would stop inside a level
+// next level's order, and hence the counts and every counterexample
+// (pathTo), are those of the search on one worker (explore), whatever the
+// number of workers and their timing. Where that search would stop inside a level
 // (a violation, max-states), the counts are cut where it would have cut.
 func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, bool) {
 	r := sp.newRun(opts, mode)
 	rep, seen := r.rep, r.seen
 	ws := make([]*levelWorker[S, M], opts.workers())
 	for i := range ws {
-		ws[i] = &levelWorker[S, M]{r: r, x: newExpander(sp), cov: newKindTable(), premK: make([]uint64, len(r.prem))}
+		ws[i] = &levelWorker[S, M]{r: r, idx: uint64(i), x: newExpander(sp), cov: newKindTable(), premK: make([]uint64, len(r.prem))}
 		for j := range ws[i].premK {
 			ws[i].premK[j] = ^uint64(0)
 		}
@@ -42,17 +43,15 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		}
 	}
 	level := &levelBuf{}
-	var fps []uint64 // the level's states, in order
-	var base uint64  // the BFS position of the level's first state
+	var base uint64 // the BFS position of the level's first state
 	start := 0
 	if ck := r.resumed; ck != nil {
-		level, fps = ck.level()
+		level = ck.level()
 		base, start = ck.base, ck.levelDepth
 	} else {
 		initFP, initEnc := ws[0].x.initial()
 		seen.insert(initFP, noParent)
 		level.add(initFP, initEnc)
-		fps = append(fps, key(initFP))
 	}
 
 	for depth := start; level.n > 0; depth++ {
@@ -65,7 +64,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		rep.Depth = depth
 		lv := &levelRun{level: level, depth: depth, base: base, outdeg: make([]uint32, level.n)}
 		lv.cut.Store(^uint64(0))
-		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4 + uint64(cap(fps))*8
+		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4
 		lv.buffers = func() uint64 { return bufferBytes(ws) }
 		lv.ahead = chunkRecBytes(ws)
 		// A stop before the new states go into the visited set keeps
@@ -152,25 +151,24 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		if d := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.maxDepth }); d.ok && d.k <= popped {
 			rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
 		}
-		insertFresh(seen, ws, fresh, fps)
+		insertFresh(seen, ws, fresh)
 		if maxStates {
 			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
 		}
 		if maxStates || r.found && !opts.Exhaust {
 			break
 		}
-		next := sp.regenerate(ws, lv, fresh)
+		next := gather(ws, lv, fresh)
 		r.regenerated(lv, next)
 		if lv.stop.Load() {
 			rep.Bound = lv.why
 			break
 		}
-		if b := level.bytes() + next.bytes() + uint64(len(fresh))*16; b > rep.FrontierBytes {
+		if b := level.bytes() + next.bytes() + uint64(len(fresh))*recSize + arenaUsed(ws); b > rep.FrontierBytes {
 			rep.FrontierBytes = b
 		}
-		fps = fps[:0]
-		for _, f := range fresh {
-			fps = append(fps, f.fp)
+		for _, w := range ws {
+			w.arena.reset()
 		}
 		base += level.n
 		level = next
@@ -200,9 +198,11 @@ type levelRun struct {
 
 // levelWorker is one worker's share of a level.
 type levelWorker[S, M any] struct {
-	r    *run[S, M]
-	x    *expander[S, M]
-	recs [numShards][]rec // successors not yet visited, by shard
+	r     *run[S, M]
+	idx   uint64 // the worker's index, in the records' references
+	x     *expander[S, M]
+	recs  [numShards][]rec // successors not yet visited, by shard
+	arena arena            // their encodings
 
 	// The first of each event in this worker's share, by state index.
 	viol, unknown, maxDepth hit
@@ -215,16 +215,20 @@ type levelWorker[S, M any] struct {
 
 	fresh []rec    // merge: the shards' new states
 	dedup []int32  // merge: scratch hash table of indices into fresh
-	out   levelBuf // regenerate: the worker's part of the next level
+	out   levelBuf // gather: the worker's part of the next level
 
-	// The memory of recs and of out, kept by the worker as they grow and
-	// read by the one that polls.
+	// The memory of recs, the arena and out, kept by the worker as they
+	// grow and read by the one that polls.
 	recBytes, outBytes atomic.Uint64
 }
 
-// rec is a successor: its key (fingerprint) and the key of its discovery,
-// index<<16 | action, which orders discoveries as a one-worker BFS does.
-type rec struct{ fp, key uint64 }
+// rec is a successor: its key (fingerprint), the key of its discovery,
+// index<<16 | action, which orders discoveries as a one-worker BFS does,
+// and where its encoding is (worker<<56 | arena reference).
+type rec struct{ fp, key, ref uint64 }
+
+// recSize is the memory of a rec.
+const recSize = 24
 
 // hit is the first state of a kind in a worker's share.
 type hit struct {
@@ -346,9 +350,10 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		if !old {
 			s := nfp >> (64 - shardBits)
 			c := cap(w.recs[s])
-			w.recs[s] = append(w.recs[s], rec{nfp, k<<16 | uint64(j)})
-			if d := cap(w.recs[s]) - c; d != 0 {
-				w.recBytes.Add(uint64(d) * 16)
+			ref, grew := w.arena.add(x.buf)
+			w.recs[s] = append(w.recs[s], rec{nfp, k<<16 | uint64(j), w.idx<<56 | ref})
+			if d := uint64(cap(w.recs[s])-c)*recSize + grew; d != 0 {
+				w.recBytes.Add(d)
 			}
 		}
 	}
@@ -396,7 +401,7 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 					if rc.key>>16 >= limit {
 						continue
 					}
-					i := slot(rc.fp, mask)
+					i := (rc.fp * 0x9e3779b97f4a7c15) >> 7 & mask
 					for table[i] >= 0 && w.fresh[table[i]].fp != rc.fp {
 						i = (i + 1) & mask
 					}
@@ -405,7 +410,7 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 						table[i] = int32(len(w.fresh))
 						w.fresh = append(w.fresh, rc)
 					case rc.key < w.fresh[table[i]].key:
-						w.fresh[table[i]].key = rc.key
+						w.fresh[table[i]] = rc
 					}
 				}
 			}
@@ -449,9 +454,8 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 }
 
 // insertFresh is phase 2's second half: the new states go into the
-// visited set, each shard filled by one worker, with the parents that fps
-// (the level's states in order) give their keys.
-func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec, fps []uint64) {
+// visited set, each shard filled by one worker.
+func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec) {
 	byShard := make([][]rec, numShards)
 	for _, f := range fresh {
 		s := f.fp >> (64 - shardBits)
@@ -466,39 +470,26 @@ func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec, fp
 			}
 			sh := &seen.shards[s]
 			for _, f := range byShard[s] {
-				sh.insert(f.fp, fps[f.key>>16], 0)
+				sh.insert(f.fp, noParent, 0)
 			}
 		}
 	})
 	seen.n += uint64(len(fresh))
 }
 
-// regenerate is phase 3: the next level, the new states made again from
-// their parents in key order, the workers taking equal runs of it.
-func (sp *Spec[S, M]) regenerate(ws []*levelWorker[S, M], lv *levelRun, fresh []rec) *levelBuf {
+// gather is phase 3: the next level, the new states' encodings copied
+// from the arenas in key order, the workers taking equal runs of it.
+func gather[S, M any](ws []*levelWorker[S, M], lv *levelRun, fresh []rec) *levelBuf {
 	per := (len(fresh) + len(ws) - 1) / len(ws)
 	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
-		i := slices.Index(ws, w)
 		w.out = levelBuf{depth: lv.depth + 1}
-		lo, hi := min(i*per, len(fresh)), min((i+1)*per, len(fresh))
-		if lo == hi {
-			return ""
-		}
-		cur := lv.level.at(fresh[lo].key >> 16)
-		loaded := ^uint64(0)
+		lo, hi := min(int(w.idx)*per, len(fresh)), min(int(w.idx+1)*per, len(fresh))
 		for j, f := range fresh[lo:hi] {
-			if j%64 == 0 && w.regenerateStops(lv, ws) {
+			if j%1024 == 0 && w.regenerateStops(lv, ws) {
 				return ""
 			}
-			if k := f.key >> 16; k != loaded {
-				w.x.load(cur.seek(k))
-				loaded = k
-			}
-			if key(w.x.step(w.x.acts[f.key&0xffff])) != f.fp {
-				panic("checker: a state's successor changed between two computations (is the protocol deterministic?)")
-			}
 			c := len(w.out.chunks)
-			w.out.add(f.fp, w.x.buf)
+			w.out.add(f.fp, ws[f.ref>>56].arena.at(f.ref&(1<<56-1)))
 			if len(w.out.chunks) != c {
 				w.outBytes.Add(uint64(cap(w.out.chunks[c])))
 			}

@@ -415,16 +415,7 @@ func (sp *Spec[S, M]) terminalTrace(seen *fpSet, prop int, node model.NodeID, fp
 // state (a key), then the cycle's states (keys), each step of the cycle
 // taken by an action of its fairness class (0: any action).
 func (sp *Spec[S, M]) lassoPath(seen *fpSet, prop int, node model.NodeID, entry uint64, cycle, classes []uint64) *Trace {
-	path := []uint64{entry}
-	for fp := entry; ; {
-		p, _ := seen.parent(fp)
-		if p == noParent {
-			break
-		}
-		path = append(path, p)
-		fp = p
-	}
-	slices.Reverse(path)
+	path := sp.pathTo(seen, entry)
 	r := newReplayer(sp)
 	var buf []byte
 	follow := func(want uint64, class uint64) {

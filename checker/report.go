@@ -77,7 +77,14 @@ type Report struct {
 	Walks          uint64  `json:"walks,omitempty"`
 	StepsPerSecond float64 `json:"steps_per_second,omitempty"`
 	FailingWalk    *int    `json:"failing_walk,omitempty"`
-	ShrunkFrom     int     `json:"shrunk_from,omitempty"`
+	// Levels, when recorded (RecordLevels), counts a BFS's states level
+	// by level.
+	Levels []LevelCount `json:"levels,omitempty"`
+	// FailingWalkLengths is how long the failing walks of a random or
+	// swarm search were, before shrinking: how many walks failed after
+	// each number of steps, shortest first.
+	FailingWalkLengths []LengthCount `json:"failing_walk_lengths,omitempty"`
+	ShrunkFrom         int           `json:"shrunk_from,omitempty"`
 }
 
 // PropertyCount is the number of violating states of one property.

@@ -10,23 +10,11 @@ import (
 )
 
 // rebuild turns the fingerprint of a violating state into a trace: it
-// follows the parent links back to the initial state, then replays from
-// the initial world, at each step taking the action whose successor has
-// the next fingerprint on the path.
+// finds the path of fingerprints from the initial state (pathTo), then
+// replays from the initial world, at each step taking the action whose
+// successor has the next fingerprint on the path.
 func (sp *Spec[S, M]) rebuild(seen *fpSet, bad uint64, prop, why string) *Trace {
-	path := []uint64{key(bad)}
-	for fp := key(bad); ; {
-		p, ok := seen.parent(fp)
-		if !ok {
-			panic("checker: broken parent chain")
-		}
-		if p == noParent {
-			break
-		}
-		path = append(path, p)
-		fp = p
-	}
-	slices.Reverse(path)
+	path := sp.pathTo(seen, key(bad))
 	var buf []byte
 	r := newReplayer(sp)
 	for _, want := range path[1:] {
@@ -39,6 +27,65 @@ func (sp *Spec[S, M]) rebuild(seen *fpSet, bad uint64, prop, why string) *Trace 
 		}
 	}
 	return r.trace(prop, why)
+}
+
+// pathTo returns the keys of the states on the path from the initial
+// state to the state of key target, which seen holds: the chain of first
+// discoverers, which seen keeps when it keeps parents (DFS, the state
+// graph). A BFS keeps fingerprints alone, and this path is found by a
+// second BFS that keeps parents, stopping when it reaches the target: a
+// BFS discovers states in the same order every time, so each state has
+// the parent the first search would have kept, and the path is the same.
+// The second search costs at most what the first did up to the target's
+// depth, and only when there is a counterexample to show.
+func (sp *Spec[S, M]) pathTo(seen *fpSet, target uint64) []uint64 {
+	if !seen.parents {
+		seen = sp.discoverers(target)
+	}
+	path := []uint64{target}
+	for fp := target; ; {
+		p, ok := seen.parent(fp)
+		if !ok {
+			panic("checker: broken parent chain")
+		}
+		if p == noParent {
+			break
+		}
+		path = append(path, p)
+		fp = p
+	}
+	slices.Reverse(path)
+	return path
+}
+
+// discoverers is a BFS that keeps every state's parent, until it meets the
+// state of key target.
+func (sp *Spec[S, M]) discoverers(target uint64) *fpSet {
+	x := newExpander(sp)
+	seen := newFPSet(true)
+	fp, enc := x.initial()
+	seen.insert(fp, noParent)
+	if key(fp) == target {
+		return seen
+	}
+	q := &queue{}
+	q.push(0, fp, enc)
+	for {
+		depth, fp, enc, ok := q.pop()
+		if !ok {
+			panic("checker: the state to rebuild is not reachable")
+		}
+		x.load(enc)
+		for _, a := range x.acts {
+			nfp := x.step(a)
+			if seen.insert(nfp, key(fp)) {
+				if key(nfp) == target {
+					return seen
+				}
+				q.push(depth+1, nfp, x.buf)
+			}
+		}
+	}
 }
 
 // Replayed is the outcome of replaying a list of actions.
@@ -144,7 +191,7 @@ func (r *replayer[S, M]) step(match func(a model.Action, next *model.World[S, M]
 		st := Step{
 			Action: r.sys.FormatAction(r.cur, a),
 			Node:   a.Node.String(),
-			State:  r.sys.P.FormatState(a.Node, r.next.Nodes[a.Node]),
+			State:  r.sys.FormatState(a.Node, r.next.Nodes[a.Node]),
 			Sends:  r.sys.FormatSends(r.next, a.Node),
 		}
 		if outs := r.sys.LastOut().Outputs(); len(outs) > 0 {

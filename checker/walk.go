@@ -127,7 +127,7 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 	if opts.Walk != nil {
 		first, last = *opts.Walk, *opts.Walk+1
 	}
-	seen := newFPSet(0)
+	seen := newFPSet(false)
 	lastProg, every := start, opts.ProgressInterval
 	if every == 0 {
 		every = time.Second
@@ -187,6 +187,7 @@ walks:
 			}
 			if f := res.fail; f != nil {
 				failing++
+				rep.countFailingWalk(len(f.path))
 				if best == nil || len(f.path) < len(best.path) {
 					best = f
 				}

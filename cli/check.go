@@ -14,6 +14,7 @@ import (
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols"
+	"github.com/coordcheck/coordcheck/viz"
 )
 
 // checkJSON is the one object `check -json` prints.
@@ -64,7 +65,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	liveness := fs.Bool("liveness", true, "check liveness properties too (keeps the state graph in memory)")
 	skip := fs.String("skip", "", "comma-separated properties not to check")
 	out := fs.String("o", "", "write the counterexample to this file")
-	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here (default: next to -o FILE)")
+	html := fs.String("html", "", "write the counterexample's sequence diagram (or, without one, the report) here, one HTML file (default for a linearizability violation: next to -o FILE)")
 	history := fs.String("history", "", "write the client history of a linearizability violation here as Jepsen EDN, for lincheck -model kv")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
@@ -174,8 +175,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, usageError("-cpuprofile: %v", err)
 		}
 	}
+	// Reports drawn or printed as JSON carry the states of each BFS level.
+	recordLevels := func(*checker.Report) {}
+	if *html != "" || *asJSON {
+		recordLevels = checker.RecordLevels(&opts)
+	}
 	searchStarted()
 	rep := target.Check(opts)
+	recordLevels(rep)
 	if *cpuProfile != "" {
 		pprof.StopCPUProfile()
 	}
@@ -245,7 +252,35 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if written {
 		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
 	}
-	if err := writeVisualization(stdout, rep.Counterexample, *html, *out); err != nil {
+	f := counterexamples.FromTrace(name, values.Map(), cfg, &checker.Trace{})
+	f.Skip = skipped
+	title := counterexamples.Title(f)
+	var summary strings.Builder
+	printSummary(&summary, rep, *exhaust)
+	// The page's counts, without times or memory: the same check draws
+	// the same page.
+	counts := fmt.Sprintf("states %s  transitions %s  depth %d", group(rep.States), group(rep.Transitions), rep.Depth)
+	if rep.Walks > 0 {
+		counts = fmt.Sprintf("walks %s  steps %s  distinct states seen %s  max depth %d  seed %d",
+			group(rep.Walks), group(rep.Transitions), group(rep.States), rep.Depth, rep.Seed)
+	}
+	if rep.Counterexample == nil && *html != "" {
+		err := writeFileAtomic(*html, func(w io.Writer) error {
+			return viz.WriteReportHTML(w, title, lastLine(summary.String()), counts, rep)
+		})
+		if err != nil {
+			lateErrs = append(lateErrs, fmt.Sprintf("writing the report: %v", err))
+		} else {
+			fmt.Fprintf(stdout, "report written to %s\n", *html)
+		}
+	}
+	if err := writeVisualization(stdout, func() (*viz.Diagram, error) {
+		d, err := viz.New(target, title, rep.Counterexample)
+		if err == nil {
+			d.Summary, d.Charts = counts, viz.SearchCharts(rep)
+		}
+		return d, err
+	}, rep.Counterexample, *html, *out); err != nil {
 		lateErrs = append(lateErrs, fmt.Sprintf("writing the visualization: %v", err))
 	}
 	if err := writeHistory(stdout, rep.Counterexample, *history); err != nil {
@@ -342,8 +377,11 @@ search flags:
   -liveness=false      check safety only (liveness keeps the whole state graph)
   -skip P,Q            do not check these properties (to reach the one behind them)
   -o FILE              write the counterexample file
-  -html FILE           write porcupine's visualization of a linearizability
-                       violation (default: FILE.html next to -o FILE)
+  -html FILE           write the counterexample as a sequence diagram: one
+                       self-contained HTML file (a linearizability violation's
+                       carries porcupine's view of the history; default for
+                       one: FILE.html next to -o FILE); without one, the
+                       report; both with the states per BFS level (-workers 2+)
   -history FILE        write the client history of a linearizability
                        violation as Jepsen EDN, which lincheck -model kv reads
   -json                print one JSON object (verdict, counts, coverage, timing, trace)
@@ -405,4 +443,10 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// lastLine is the last line of a printed summary: its verdict.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s[strings.LastIndex(s, "\n")+1:]
 }

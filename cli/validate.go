@@ -72,12 +72,6 @@ var checkFlagRules = []flagRule{
 		return ""
 	}},
 	{flag: "resume", modes: []checker.Strategy{checker.BFS}},
-	{flag: "html", needs: func(r *checkRequest) string {
-		if !slices.Contains(r.properties, linearizability.PropertyName) {
-			return fmt.Sprintf("%s does not check %s, so there is no history to draw", r.protocol, linearizability.PropertyName)
-		}
-		return ""
-	}},
 	{flag: "history", needs: func(r *checkRequest) string {
 		if !slices.Contains(r.properties, linearizability.PropertyName) {
 			return fmt.Sprintf("%s does not check %s, so there is no client history to write", r.protocol, linearizability.PropertyName)
@@ -198,16 +192,10 @@ func checkWritable(flagName, path string) error {
 	return nil
 }
 
-// validateReplay refuses a replay's -html that cannot take effect (the
-// file records no linearizability violation, so there is no history to
-// draw) or could not be written.
-func validateReplay(html, path, property string) error {
+// validateReplay refuses a replay's -html that could not be written.
+func validateReplay(html string) error {
 	if html == "" {
 		return nil
-	}
-	if property != linearizability.PropertyName {
-		return usageError("-html %s has no effect: %s records a violation of %s, not %s, so there is no history to draw",
-			html, path, clip.String(property), linearizability.PropertyName)
 	}
 	return checkWritable("html", html)
 }

@@ -5,9 +5,10 @@
 // that was checked is the code that runs.
 //
 // There is one runtime and three link layers. Every message is encoded
-// with the protocol's canonical codec (AppendMsg) and travels as a frame
-// on the link from its sender to its receiver, where ReadMsg decodes it; a
-// link is FIFO, and reliable unless faults are injected on it (Faults).
+// with the protocol's canonical codec (model.CodecOf) and travels as a
+// frame on the link from its sender to its receiver, where ReadMsg decodes
+// it; a link is FIFO, and reliable unless faults are injected on it
+// (Faults).
 // Each node has one unbounded inbox and handles one event at a time. An
 // Observer records what the nodes did, on its own monotonic clock.
 //
@@ -60,6 +61,8 @@ type Options struct {
 // Cluster is a running protocol.
 type Cluster[S, M any] struct {
 	p     model.Protocol[S, M]
+	sys   *model.System[S, M] // the checker's system of p: its codec, its texts
+	codec model.Codec[S, M]
 	opts  Options
 	nodes []*node[S, M]
 	links [][]*link // links[from][to]
@@ -132,7 +135,11 @@ func Start[S, M any](p model.Protocol[S, M], opts Options) (*Cluster[S, M], erro
 		opts.TimerDelay = 10 * time.Millisecond
 	}
 	n := p.Nodes()
-	c := &Cluster[S, M]{p: p, opts: opts, stop: make(chan struct{}), obs: newObserver(n)}
+	sys, err := model.NewSystem(p, model.Config{})
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster[S, M]{p: p, sys: sys, codec: sys.Codec(), opts: opts, stop: make(chan struct{}), obs: newObserver(n)}
 	if cs, ok := p.(interface{ InCS(model.NodeID, S) bool }); ok {
 		c.inCS = cs.InCS
 	}
@@ -146,7 +153,6 @@ func Start[S, M any](p model.Protocol[S, M], opts Options) (*Cluster[S, M], erro
 		nd.changed = sync.NewCond(&nd.mu)
 		c.nodes = append(c.nodes, nd)
 	}
-	var err error
 	switch opts.Transport {
 	case Mem:
 		c.net = memTransport{c.receive}
@@ -156,7 +162,7 @@ func Start[S, M any](p model.Protocol[S, M], opts Options) (*Cluster[S, M], erro
 		if opts.Node == nil {
 			return nil, errors.New("transport proc needs a node command")
 		}
-		if c.procs, err = startProcs[S, M](p, opts.Node, c.receive); err == nil {
+		if c.procs, err = startProcs(p, c.codec, opts.Node, c.receive); err == nil {
 			c.net = c.procs
 		}
 	default:
@@ -317,7 +323,7 @@ func (c *Cluster[S, M]) step(n *node[S, M], ev model.Event[M]) {
 func (c *Cluster[S, M]) actionLine(id model.NodeID, ev model.Event[M]) string {
 	switch ev.Kind {
 	case model.Receive:
-		return fmt.Sprintf("deliver %s->%s %s", ev.From, id, c.p.FormatMsg(ev.Msg))
+		return fmt.Sprintf("deliver %s->%s %s", ev.From, id, c.sys.FormatMsg(ev.Msg))
 	case model.Timeout:
 		return fmt.Sprintf("fire %s %s", id, timerName(c.p, ev.Timer))
 	default:
@@ -416,12 +422,12 @@ func (c *Cluster[S, M]) send(from, to model.NodeID, msg M) {
 	c.fmu.Unlock()
 	switch copies {
 	case 0:
-		c.log(func() string { return fmt.Sprintf("drop %s->%s %s", from, to, c.p.FormatMsg(msg)) })
+		c.log(func() string { return fmt.Sprintf("drop %s->%s %s", from, to, c.sys.FormatMsg(msg)) })
 	case 2:
-		c.log(func() string { return fmt.Sprintf("dup %s->%s %s", from, to, c.p.FormatMsg(msg)) })
+		c.log(func() string { return fmt.Sprintf("dup %s->%s %s", from, to, c.sys.FormatMsg(msg)) })
 	}
 	if copies > 0 {
-		c.links[from][to].push(c.p.AppendMsg(nil, msg), copies, delay)
+		c.links[from][to].push(c.codec.AppendMsg(nil, msg), copies, delay)
 	}
 }
 
@@ -433,7 +439,7 @@ func separated(cut uint64, a, b model.NodeID) bool {
 // it at to, unless the model lost it on the way (its receiver crashed, or
 // a partition cut the link, since it left).
 func (c *Cluster[S, M]) receive(from, to model.NodeID, frame []byte) {
-	msg, rest := c.p.ReadMsg(frame)
+	msg, rest := c.codec.ReadMsg(frame)
 	if len(rest) != 0 {
 		panic(fmt.Sprintf("live: %d bytes left after a message from %s to %s", len(rest), from, to))
 	}

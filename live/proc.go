@@ -39,6 +39,7 @@ const callTimeout = 5 * time.Second
 // recover from (model.Restarter), as the model's restart says.
 type procs[S, M any] struct {
 	p       model.Protocol[S, M]
+	codec   model.Codec[S, M]
 	cmd     NodeCommand
 	l       net.Listener
 	deliver func(from, to model.NodeID, b []byte)
@@ -56,12 +57,12 @@ type proc struct {
 	exit chan struct{} // closed when cmd has been waited for
 }
 
-func startProcs[S, M any](p model.Protocol[S, M], cmd NodeCommand, deliver func(from, to model.NodeID, b []byte)) (*procs[S, M], error) {
+func startProcs[S, M any](p model.Protocol[S, M], codec model.Codec[S, M], cmd NodeCommand, deliver func(from, to model.NodeID, b []byte)) (*procs[S, M], error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	ps := &procs[S, M]{p: p, cmd: cmd, l: l, deliver: deliver, nodes: make([]*proc, p.Nodes())}
+	ps := &procs[S, M]{p: p, codec: codec, cmd: cmd, l: l, deliver: deliver, nodes: make([]*proc, p.Nodes())}
 	for i := range p.Nodes() {
 		if err := ps.start(model.NodeID(i)); err != nil {
 			ps.close()
@@ -154,13 +155,13 @@ func (ps *procs[S, M]) exec(id model.NodeID, op execOp, state S, ev model.Event[
 	req := []byte{byte(op)}
 	switch op {
 	case execRecover:
-		req = ps.p.AppendState(req, state)
+		req = ps.codec.AppendState(req, state)
 	case execStep:
 		req = append(req, byte(ev.Kind))
 		switch ev.Kind {
 		case model.Receive:
 			req = binary.AppendUvarint(req, uint64(ev.From))
-			req = ps.p.AppendMsg(req, ev.Msg)
+			req = ps.codec.AppendMsg(req, ev.Msg)
 		case model.Timeout:
 			req = append(req, byte(ev.Timer))
 		case model.Environment:
@@ -175,7 +176,7 @@ func (ps *procs[S, M]) exec(id model.NodeID, op execOp, state S, ev model.Event[
 	if err != nil {
 		return zero, nil, err
 	}
-	return decodeEffects(ps.p, resp)
+	return decodeEffects(ps.codec, resp)
 }
 
 // send hands a frame on: it reaches its receiver's process when the
@@ -202,6 +203,10 @@ func (r *runner[S, M]) ServeNode(args NodeArgs) error { return serveNode(r.p, ar
 func serveNode[S, M any](p model.Protocol[S, M], args NodeArgs) error {
 	if int(args.ID) >= p.Nodes() {
 		return fmt.Errorf("node %s: the protocol has %d nodes", args.ID, p.Nodes())
+	}
+	codec, err := model.CodecOf(p)
+	if err != nil {
+		return err
 	}
 	host, _, err := net.SplitHostPort(args.Addr)
 	if err != nil || host != "127.0.0.1" {
@@ -234,14 +239,14 @@ func serveNode[S, M any](p model.Protocol[S, M], args NodeArgs) error {
 		case execInit:
 			s = p.Init(args.ID, &out)
 		case execRecover:
-			crashed, _ := p.ReadState(body)
+			crashed, _ := codec.ReadState(body)
 			rs, ok := p.(model.Restarter[S, M])
 			if !ok {
 				return errors.New("node: recover asked of a protocol without Recover")
 			}
 			s = rs.Recover(args.ID, crashed, &out)
 		case execStep:
-			ev, err := readEvent(p, body)
+			ev, err := readEvent(codec, body)
 			if err != nil {
 				return err
 			}
@@ -249,13 +254,13 @@ func serveNode[S, M any](p model.Protocol[S, M], args NodeArgs) error {
 		default:
 			return fmt.Errorf("node: unknown request %d", req[0])
 		}
-		if err := writeFrame(conn, encodeEffects(p, s, &out)); err != nil {
+		if err := writeFrame(conn, encodeEffects(codec, s, &out)); err != nil {
 			return err
 		}
 	}
 }
 
-func readEvent[S, M any](p model.Protocol[S, M], b []byte) (model.Event[M], error) {
+func readEvent[S, M any](p model.Codec[S, M], b []byte) (model.Event[M], error) {
 	var ev model.Event[M]
 	if len(b) == 0 {
 		return ev, errors.New("node: empty event")
@@ -286,7 +291,7 @@ func readEvent[S, M any](p model.Protocol[S, M], b []byte) (model.Event[M], erro
 
 // encodeEffects is a step's answer: the new state, the sends, the timer
 // operations and the outputs.
-func encodeEffects[S, M any](p model.Protocol[S, M], s S, out *model.Out[M]) []byte {
+func encodeEffects[S, M any](p model.Codec[S, M], s S, out *model.Out[M]) []byte {
 	st := p.AppendState(nil, s)
 	b := binary.AppendUvarint(nil, uint64(len(st)))
 	b = append(b, st...)
@@ -311,7 +316,7 @@ func encodeEffects[S, M any](p model.Protocol[S, M], s S, out *model.Out[M]) []b
 	return b
 }
 
-func decodeEffects[S, M any](p model.Protocol[S, M], b []byte) (S, *model.Out[M], error) {
+func decodeEffects[S, M any](p model.Codec[S, M], b []byte) (S, *model.Out[M], error) {
 	var zero S
 	bad := errors.New("malformed answer from a node process")
 	st, b, err := readString(b)

@@ -220,6 +220,8 @@ const (
 )
 
 // Msg is a message; only a request carries a timestamp.
+// Its encoding is derived from the type (model.CodecOf): the kind's
+// byte, then the timestamp as a varint.
 type Msg struct {
 	Kind Kind
 	TS   uint32

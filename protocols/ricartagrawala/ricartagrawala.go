@@ -67,6 +67,8 @@ const (
 )
 
 // Msg is a message.
+// Its encoding is derived from the type (model.CodecOf): the kind's
+// byte, then the timestamp as a varint.
 type Msg struct {
 	Kind Kind
 	TS   uint32
@@ -172,19 +174,6 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 	s.TS = uint32(v)
 	s.Deferred, b = model.ReadUvarint(b)
 	return s, b
-}
-
-// AppendMsg encodes m canonically.
-func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
-	return model.AppendUvarint(append(b, byte(m.Kind)), uint64(m.TS))
-}
-
-// ReadMsg decodes a message written by AppendMsg.
-func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
-	m := Msg{Kind: Kind(b[0])}
-	v, b := model.ReadUvarint(b[1:])
-	m.TS = uint32(v)
-	return m, b
 }
 
 // FormatMsg: "REQ(ts=3)", "REP(clock=2)" ("REP" without clocks), or
