@@ -95,7 +95,7 @@ func (e *exploration[S, M]) Take(i int) {
 	a := e.acts[i]
 	line := e.sys.FormatAction(e.cur, a)
 	e.simulation.Take(i)
-	st := Step{Action: line, Node: a.Node.String(), State: e.sys.P.FormatState(a.Node, e.cur.Nodes[a.Node]),
+	st := Step{Action: line, Node: a.Node.String(), State: e.sys.FormatState(a.Node, e.cur.Nodes[a.Node]),
 		Sends: e.sys.FormatSends(e.cur, a.Node)}
 	if outs := e.sys.LastOut().Outputs(); len(outs) > 0 {
 		st.Outputs = append([]string(nil), outs...)
@@ -133,7 +133,7 @@ func (e *exploration[S, M]) View() View {
 	})
 	for i := range w.Nodes {
 		id := model.NodeID(i)
-		n := NodeView{Name: id.String(), State: sys.P.FormatState(id, w.Nodes[i]), Down: w.IsDown(id),
+		n := NodeView{Name: id.String(), State: sys.FormatState(id, w.Nodes[i]), Down: w.IsDown(id),
 			Timers: sys.ArmedTimers(w, id)}
 		switch {
 		case n.Down:
