@@ -370,10 +370,13 @@ func writeRunHistory(w io.Writer, rep *live.Report, ednPath, htmlPath string) er
 		fmt.Fprintf(w, "history of %d operations written to %s (judge it again: coordcheck lincheck -model kv %s)\n", len(h.Ops), ednPath, ednPath)
 	}
 	if htmlPath != "" {
-		if err := writeFileAtomic(htmlPath, func(out io.Writer) error { return linearizability.VisualizeRecords(out, recs, htmlTimeout) }); err != nil {
+		if err := writeFileAtomic(htmlPath, func(out io.Writer) error { return linearizability.VisualizeRecords(out, recs, runHTMLTimeout) }); err != nil {
 			return fmt.Errorf("writing %s: %v", htmlPath, err)
 		}
 		fmt.Fprintf(w, "visualization of the history written to %s\n", htmlPath)
 	}
 	return nil
 }
+
+// runHTMLTimeout bounds porcupine when it draws the observed history.
+const runHTMLTimeout = 30 * time.Second
