@@ -344,11 +344,27 @@ func (c *Cluster[S, M]) chaos(f Faults, d time.Duration, deadline time.Time, wit
 		if restarts == 0 {
 			continue
 		}
-		if !c.sleepUntil(time.Now().Add(pause()), deadline) {
+		// A budgeted restart is made, at the deadline at the latest,
+		// unless the cluster stops.
+		at := time.Now().Add(pause())
+		if last := deadline.Add(-time.Millisecond); at.After(last) {
+			at = last
+		}
+		if !c.sleepUntil(at, deadline) && c.stopped() {
 			return
 		}
 		restarts--
 		_ = c.Restart(id) // a process that cannot start stays down, and the report says so
+	}
+}
+
+// stopped reports whether the cluster has stopped.
+func (c *Cluster[S, M]) stopped() bool {
+	select {
+	case <-c.stop:
+		return true
+	default:
+		return false
 	}
 }
 
