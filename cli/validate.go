@@ -51,6 +51,9 @@ var checkFlagRules = []flagRule{
 		return r.unlessGiven("walk", "only that walk runs")
 	}},
 	{flag: "walk", modes: walkModes},
+	{flag: "shard", modes: walkModes, needs: func(r *checkRequest) string {
+		return r.unlessGiven("walk", "only that walk runs")
+	}},
 	{flag: "exhaust", needs: func(r *checkRequest) string {
 		return r.unlessGiven("walk", "one walk runs and stops at its violation")
 	}},
@@ -72,6 +75,10 @@ var checkFlagRules = []flagRule{
 		return ""
 	}},
 	{flag: "resume", modes: []checker.Strategy{checker.BFS}},
+	// The checker refuses the rest (checker/symmetry.go): liveness, a
+	// property not declared symmetric, what the model cannot rename.
+	{flag: "symmetry", modes: []checker.Strategy{checker.BFS, checker.DFS}},
+	{flag: "por", modes: []checker.Strategy{checker.BFS, checker.DFS}},
 	{flag: "history", needs: func(r *checkRequest) string {
 		if !slices.Contains(r.properties, linearizability.PropertyName) {
 			return fmt.Sprintf("%s does not check %s, so there is no client history to write", r.protocol, linearizability.PropertyName)

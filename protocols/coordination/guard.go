@@ -6,6 +6,9 @@ import (
 	"github.com/coordcheck/coordcheck/model"
 )
 
+// Protocol implements model.TimerGuard (checked by the compiler).
+var _ model.TimerGuard[State, Msg] = (*Protocol)(nil)
+
 // TimerReady is abstract time (see the package comment): a timer fires
 // when the time it stands for has surely passed.
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	quote "github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -122,6 +123,9 @@ const (
 	TimerSession  model.TimerID = 8 // the leader: TimerSession+c, client c's session expired
 )
 
+// Protocol implements model.TimerNamer (checked by the compiler).
+var _ model.TimerNamer = (*Protocol)(nil)
+
 // TimerName names the timers in traces: "election", "connloss",
 // "session-p3".
 func (p *Protocol) TimerName(t model.TimerID) string {
@@ -187,6 +191,9 @@ func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model
 	return dst
 }
 
+// Protocol implements model.FairInputs (checked by the compiler).
+var _ model.FairInputs = (*Protocol)(nil)
+
 // FairInput: a lock holder eventually unlocks; the rest is up to the
 // environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool { return in == InputUnlock }
@@ -251,10 +258,16 @@ func (p *Protocol) stepReplica(self model.NodeID, r Replica, ev model.Event[Msg]
 	return r
 }
 
+// Protocol implements invariants.CriticalSection (checked by the compiler).
+var _ invariants.CriticalSection[State] = (*Protocol)(nil)
+
 // InCS: a lock client holds the lock.
 func (p *Protocol) InCS(self model.NodeID, s State) bool {
 	return p.kind(self) == ClientNode && (s.C.Phase == Held || s.C.Phase == Writing)
 }
+
+// Protocol implements model.Waiter (checked by the compiler).
+var _ model.Waiter[State] = (*Protocol)(nil)
 
 // Waiting: a lock client wants the lock, or a register client waits for
 // an answer.

@@ -1,12 +1,12 @@
-package mutex_test
+package costs_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
 	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
 )
 
@@ -17,14 +17,14 @@ import (
 func TestRicartAgrawalaCosts(t *testing.T) {
 	for n := 3; n <= 7; n++ {
 		p := ra.New(n, 2)
-		c, err := mutex.Measure(model.MustNewSystem[ra.State, ra.Msg](p, model.Config{}), p)
+		c, err := costs.Mutex(model.MustNewSystem[ra.State, ra.Msg](p, model.Config{}), p)
 		require.NoError(t, err)
-		require.Equal(t, mutex.Range{2 * (n - 1), 2 * (n - 1)}, c.EnterMsgs, "n=%d", n)
-		require.Equal(t, mutex.Range{0, 0}, c.ExitMsgs, "n=%d", n)
-		require.Equal(t, mutex.Range{2, 2}, c.ClientDelay, "n=%d", n)
-		require.Equal(t, mutex.Range{1, 1}, c.SyncDelay, "n=%d", n)
-		require.Equal(t, mutex.Range{1, 1}, c.SyncExitMsgs, "n=%d", n)
-		require.Equal(t, mutex.Range{n - 1, n - 1}, c.ExitAllWaiting, "n=%d", n)
+		require.Equal(t, costs.Range{2 * (n - 1), 2 * (n - 1)}, c.EnterMsgs, "n=%d", n)
+		require.Equal(t, costs.Range{0, 0}, c.ExitMsgs, "n=%d", n)
+		require.Equal(t, costs.Range{2, 2}, c.ClientDelay, "n=%d", n)
+		require.Equal(t, costs.Range{1, 1}, c.SyncDelay, "n=%d", n)
+		require.Equal(t, costs.Range{1, 1}, c.SyncExitMsgs, "n=%d", n)
+		require.Equal(t, costs.Range{n - 1, n - 1}, c.ExitAllWaiting, "n=%d", n)
 		require.False(t, c.Perpetual)
 	}
 }

@@ -1,4 +1,4 @@
-package election
+package costs
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 
 // A run's figures add up over the kinds asked for, or over all kinds.
 func TestRunFigures(t *testing.T) {
-	r := Run{Kinds: []KindStats{
+	r := ElectionRun{Kinds: []KindStats{
 		{Kind: "ELECTION", Sent: 3, Lost: 2, Last: 2},
 		{Kind: "OK", Sent: 3, Last: 3},
 		{Kind: "COORD", Sent: 2, Last: 4},
@@ -24,13 +24,13 @@ func TestRunFigures(t *testing.T) {
 
 // Extremes picks the cheapest and the dearest run; ties go to the first.
 func TestExtremes(t *testing.T) {
-	runs := []Run{
+	runs := []ElectionRun{
 		{Initiator: 0, Kinds: []KindStats{{Kind: "M", Sent: 5}}},
 		{Initiator: 1, Kinds: []KindStats{{Kind: "M", Sent: 2}}},
 		{Initiator: 2, Kinds: []KindStats{{Kind: "M", Sent: 5}}},
 		{Initiator: 3, Kinds: []KindStats{{Kind: "M", Sent: 2}}},
 	}
-	best, worst := Extremes(runs, func(r Run) int { return r.Sent() })
+	best, worst := Extremes(runs, func(r ElectionRun) int { return r.Sent() })
 	require.EqualValues(t, 1, best.Initiator)
 	require.EqualValues(t, 0, worst.Initiator)
 }

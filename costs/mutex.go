@@ -1,9 +1,10 @@
-package mutex
+package costs
 
 import (
 	"fmt"
 
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 // The costs of a mutual-exclusion algorithm, as the notes' metric tables
@@ -19,8 +20,8 @@ import (
 // synchronous rounds: every round delivers every message in flight at its
 // start (one message latency), and a process enters as soon as it may.
 
-// Costs are the measured figures of one algorithm and size.
-type Costs struct {
+// MutexCosts are the measured figures of one algorithm and size.
+type MutexCosts struct {
 	// EnterMsgs and ExitMsgs: messages of one entry and one exit without
 	// contention (min and max over the processes).
 	EnterMsgs, ExitMsgs Range
@@ -64,25 +65,25 @@ type Observer[S any] interface {
 	InCS(self model.NodeID, s S) bool
 }
 
-// Measure measures the costs of the protocol of sys (which must use the
-// inputs Request, Enter and Exit). Processes are the nodes where Request is
-// enabled initially.
-func Measure[S, M any](sys *model.System[S, M], obs Observer[S]) (Costs, error) {
+// Mutex measures the costs of the protocol of sys (which must use the
+// inputs mutex.Request, Enter and Exit). Processes are the nodes where
+// Request is enabled initially.
+func Mutex[S, M any](sys *model.System[S, M], obs Observer[S]) (MutexCosts, error) {
 	r := &runner[S, M]{sys: sys, obs: obs, limit: 8 * sys.N()}
-	var c Costs
+	var c MutexCosts
 	procs := r.processes()
 	if len(procs) < 2 {
 		return c, fmt.Errorf("need two processes that request the critical section, found %d", len(procs))
 	}
 	for k, p := range procs {
-		w := sys.Init()
-		msgs, lat, err := r.enter(w, p)
+		d := r.start()
+		msgs, lat, err := r.enter(d, p)
 		if err != nil {
 			return c, err
 		}
 		c.EnterMsgs.add(msgs, k == 0)
 		c.ClientDelay.add(lat, k == 0)
-		msgs, perpetual, err := r.exit(w, p)
+		msgs, perpetual, err := r.exit(d, p)
 		if err != nil {
 			return c, err
 		}
@@ -90,18 +91,18 @@ func Measure[S, M any](sys *model.System[S, M], obs Observer[S]) (Costs, error) 
 		c.Perpetual = c.Perpetual || perpetual
 	}
 	for k, a := range procs {
-		w := sys.Init()
-		if _, _, err := r.enter(w, a); err != nil {
+		d := r.start()
+		if _, _, err := r.enter(d, a); err != nil {
 			return c, err
 		}
 		for _, b := range procs {
 			if b != a {
-				r.input(w, b, Request)
+				r.input(d, b, mutex.Request)
 			}
 		}
-		r.settle(w)
+		r.settle(d)
 		r.msgs = 0
-		r.input(w, a, Exit)
+		r.input(d, a, mutex.Exit)
 		c.ExitAllWaiting.add(r.msgs, k == 0)
 	}
 	first := true
@@ -110,20 +111,20 @@ func Measure[S, M any](sys *model.System[S, M], obs Observer[S]) (Costs, error) 
 			if a == b {
 				continue
 			}
-			w := sys.Init()
-			if _, _, err := r.enter(w, a); err != nil {
+			d := r.start()
+			if _, _, err := r.enter(d, a); err != nil {
 				return c, err
 			}
 			// b asks, and every message its request causes is delivered,
 			// until nothing moves but a's critical section.
-			r.input(w, b, Request)
-			r.settle(w)
-			if !sys.Waiting(w, b) {
+			r.input(d, b, mutex.Request)
+			r.settle(d)
+			if !sys.Waiting(d.W, b) {
 				return c, fmt.Errorf("%s does not wait while %s is in the critical section", b, a)
 			}
 			r.msgs = 0
-			r.input(w, a, Exit)
-			lat, err := r.until(w, b)
+			r.input(d, a, mutex.Exit)
+			lat, err := r.until(d, b)
 			if err != nil {
 				return c, err
 			}
@@ -135,98 +136,68 @@ func Measure[S, M any](sys *model.System[S, M], obs Observer[S]) (Costs, error) 
 	return c, nil
 }
 
+// runner runs the scenarios of Mutex on Rounds, counting the messages
+// sent in msgs.
 type runner[S, M any] struct {
 	sys   *model.System[S, M]
 	obs   Observer[S]
-	next  model.World[S, M]
-	acts  []model.Action
 	msgs  int
 	limit int // rounds before giving up
+}
+
+// start is a run from the initial world.
+func (r *runner[S, M]) start() *Rounds[S, M] {
+	d := NewRounds(r.sys, r.sys.Init())
+	d.Sent = func(model.Action, model.NodeID, M) bool { r.msgs++; return false }
+	return d
 }
 
 func (r *runner[S, M]) processes() []model.NodeID {
 	w := r.sys.Init()
 	var ps []model.NodeID
 	for i := range r.sys.N() {
-		if r.enabled(w, model.NodeID(i), Request) {
-			ps = append(ps, model.NodeID(i))
+		for _, a := range r.sys.Actions(w, nil) {
+			if a.Kind == model.ActInput && a.Node == model.NodeID(i) && a.Input == mutex.Request {
+				ps = append(ps, model.NodeID(i))
+				break
+			}
 		}
 	}
 	return ps
 }
 
-func (r *runner[S, M]) enabled(w *model.World[S, M], p model.NodeID, in model.Input) bool {
-	for _, a := range r.sys.Actions(w, r.acts[:0]) {
-		if a.Kind == model.ActInput && a.Node == p && a.Input == in {
-			return true
-		}
-	}
-	return false
-}
-
-// apply takes a in w and counts the messages it sent.
-func (r *runner[S, M]) apply(w *model.World[S, M], a model.Action) {
-	r.sys.Apply(w, a, &r.next)
-	r.sys.LastOut().Sends(func(model.NodeID, M) { r.msgs++ })
-	w.CopyFrom(&r.next)
-}
-
-func (r *runner[S, M]) input(w *model.World[S, M], p model.NodeID, in model.Input) bool {
-	for _, a := range r.sys.Actions(w, nil) {
-		if a.Kind == model.ActInput && a.Node == p && a.Input == in {
-			r.apply(w, a)
-			return true
-		}
-	}
-	return false
-}
-
-// round delivers every message in flight at its start, in canonical order
-// (a FIFO link's first k messages, where k were on it at the start), and
-// reports whether anything was delivered.
-func (r *runner[S, M]) round(w *model.World[S, M]) bool {
-	type link struct{ from, to model.NodeID }
-	var plan []link
-	for _, e := range w.Net {
-		plan = append(plan, link{e.From, e.To})
-	}
-	for _, l := range plan {
-		for _, a := range r.sys.Actions(w, nil) {
-			if a.Kind == model.ActDeliver && a.Peer == l.from && a.Node == l.to {
-				r.apply(w, a)
-				break
-			}
-		}
-	}
-	return len(plan) > 0
+// input takes in at p if it is enabled.
+func (r *runner[S, M]) input(d *Rounds[S, M], p model.NodeID, in model.Input) bool {
+	ok, _ := d.Input(p, in) // no message is lost: Apply cannot fail
+	return ok
 }
 
 // enter has p request and counts rounds until it is in the critical
 // section; it returns the messages sent and the latencies.
-func (r *runner[S, M]) enter(w *model.World[S, M], p model.NodeID) (int, int, error) {
+func (r *runner[S, M]) enter(d *Rounds[S, M], p model.NodeID) (int, int, error) {
 	r.msgs = 0
-	if !r.input(w, p, Request) {
+	if !r.input(d, p, mutex.Request) {
 		return 0, 0, fmt.Errorf("%s cannot request the critical section", p)
 	}
-	lat, err := r.until(w, p)
+	lat, err := r.until(d, p)
 	return r.msgs, lat, err
 }
 
 // until runs rounds until p enters; it returns the rounds taken.
-func (r *runner[S, M]) until(w *model.World[S, M], p model.NodeID) (int, error) {
+func (r *runner[S, M]) until(d *Rounds[S, M], p model.NodeID) (int, error) {
 	for lat := 0; lat <= r.limit; lat++ {
-		if r.input(w, p, Enter) || r.obs.InCS(p, w.Nodes[p]) {
+		if r.input(d, p, mutex.Enter) || r.obs.InCS(p, d.W.Nodes[p]) {
 			return lat, nil
 		}
-		r.round(w)
+		d.Deliver()
 	}
 	return 0, fmt.Errorf("%s did not enter within %d message latencies", p, r.limit)
 }
 
 // settle runs rounds until no message is in flight, or the limit.
-func (r *runner[S, M]) settle(w *model.World[S, M]) bool {
+func (r *runner[S, M]) settle(d *Rounds[S, M]) bool {
 	for range r.limit {
-		if !r.round(w) {
+		if moved, _ := d.Deliver(); !moved {
 			return true
 		}
 	}
@@ -234,13 +205,13 @@ func (r *runner[S, M]) settle(w *model.World[S, M]) bool {
 }
 
 // exit has p leave and counts the messages until the system is quiet.
-func (r *runner[S, M]) exit(w *model.World[S, M], p model.NodeID) (int, bool, error) {
+func (r *runner[S, M]) exit(d *Rounds[S, M], p model.NodeID) (int, bool, error) {
 	r.msgs = 0
-	if !r.input(w, p, Exit) {
+	if !r.input(d, p, mutex.Exit) {
 		return 0, false, fmt.Errorf("%s cannot exit", p)
 	}
 	own := r.msgs
-	if r.settle(w) {
+	if r.settle(d) {
 		return r.msgs, false, nil
 	}
 	return own, true, nil
