@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/protocols"
 	"github.com/coordcheck/coordcheck/viz"
@@ -14,9 +15,9 @@ import (
 
 // costsJSON is one protocol's table in `costs -json`.
 type costsJSON struct {
-	Protocol string              `json:"protocol"`
-	N        int                 `json:"n"`
-	Rows     []protocols.CostRow `json:"rows"`
+	Protocol string      `json:"protocol"`
+	N        int         `json:"n"`
+	Rows     []costs.Row `json:"rows"`
 }
 
 const costsHelp = `usage: coordcheck costs FAMILY [-n N] [-protocol NAME] [-json] [-html FILE]

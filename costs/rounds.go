@@ -8,6 +8,11 @@
 // Mutex (entries, exits, synchronization delay), Election (one election,
 // from a failure or a start), Multicast (one multicast per sender, with
 // losses or a crash).
+//
+// Each protocol's table (CentralizedTable, BullyTable, NackTable, ...)
+// runs its scenarios and lays every figure beside the notes' formula for
+// it, as Rows: the registry's entries point at these tables, and
+// `coordcheck costs` only renders the rows.
 package costs
 
 import (

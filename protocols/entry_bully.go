@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/bully"
 )
@@ -25,6 +26,6 @@ func init() {
 			return target(p, cfg, bully.Properties(p, always))
 		},
 		Family: "election",
-		Costs:  bullyCosts,
+		Costs:  costs.BullyTable,
 	})
 }

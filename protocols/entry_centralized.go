@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/centralized"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -36,15 +37,6 @@ func init() {
 			return target(p, cfg, centralized.Properties(p, cfg))
 		},
 		Family: "mutex",
-		Costs: func(n int) ([]CostRow, error) {
-			return mutexCosts[centralized.State, centralized.Msg](centralized.New(n, 2), mutexFormulas{
-				enter:          exact("2 (request + grant)", 2),
-				exit:           exact("1 (release)", 1),
-				exitOneWaiter:  exact("2 (release + grant)", 2),
-				exitAllWaiting: exact("1", 1),
-				client:         exact("2 (request + grant)", 2),
-				sync:           exact("2 (release + grant)", 2),
-			})
-		},
+		Costs:  costs.CentralizedTable,
 	})
 }

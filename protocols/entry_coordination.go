@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/coordination"
@@ -74,7 +75,7 @@ func init() {
 	Register(Entry{
 		Name:   "zklock",
 		Family: "coordination",
-		Costs:  herdCosts(coordination.LockClients),
+		Costs:  costs.HerdTable(coordination.LockClients),
 		Doc: "the ZooKeeper lock recipe (ephemeral sequential znode, watch the predecessor) as clients of the " +
 			"coordination service; a crashed client's session expires and its znode goes (seed 004)",
 		Params: []Param{paramReplicas, paramClients, paramEpochs},

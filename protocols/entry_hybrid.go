@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast/isis"
 )
@@ -16,7 +17,7 @@ func init() {
 		Params: mcastParams(),
 		Build:  hybridBuild(isis.FIFOTotal),
 		Family: "multicast",
-		Costs:  func(n int) ([]CostRow, error) { return isisCosts(n, isis.FIFOTotal) },
+		Costs:  costs.ISISTable(isis.FIFOTotal),
 	})
 	Register(Entry{
 		Name: "causal-total",
@@ -25,7 +26,7 @@ func init() {
 		Params: mcastParams(),
 		Build:  hybridBuild(isis.CausalTotal),
 		Family: "multicast",
-		Costs:  func(n int) ([]CostRow, error) { return isisCosts(n, isis.CausalTotal) },
+		Costs:  costs.ISISTable(isis.CausalTotal),
 	})
 }
 

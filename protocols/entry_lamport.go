@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/lamport"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -33,15 +34,6 @@ func init() {
 			return target(p, cfg, lamport.Properties(p, cfg))
 		},
 		Family: "mutex",
-		Costs: func(n int) ([]CostRow, error) {
-			return mutexCosts[lamport.State, lamport.Msg](lamport.New(n, 2), mutexFormulas{
-				enter:          exact("2(N-1) (requests + replies; 3(N-1) per CS)", 2*(n-1)),
-				exit:           exact("N-1 (releases)", n-1),
-				exitOneWaiter:  exact("N-1 (releases)", n-1),
-				exitAllWaiting: exact("N-1", n-1),
-				client:         exact("2 (request + reply)", 2),
-				sync:           exact("T: 1 (the release)", 1),
-			})
-		},
+		Costs:  costs.LamportTable,
 	})
 }

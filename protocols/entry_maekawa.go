@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -42,13 +43,6 @@ func init() {
 			return target(p, cfg, maekawa.Properties(p, cfg))
 		},
 		Family: "mutex",
-		Costs: func(n int) ([]CostRow, error) {
-			sets := costSets(n)
-			p, err := maekawa.New(n, 2, sets)
-			if err != nil {
-				return nil, err
-			}
-			return mutexCosts[maekawa.State, maekawa.Msg](p, maekawaFormulas(sets))
-		},
+		Costs:  costs.MaekawaTable,
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/causal"
 	"github.com/coordcheck/coordcheck/protocols/multicast/fifo"
 )
@@ -22,9 +21,7 @@ func init() {
 			return mcastSpec(fifo.New(n, wl), cfg, v, false, fifo.Properties)
 		},
 		Family: "multicast",
-		Costs: func(n int) ([]CostRow, error) {
-			return orderedCosts(fifo.New(n, multicast.Workload{Msgs: 1, Senders: 1}), fifo.Kind, n)
-		},
+		Costs:  costs.FIFOTable,
 	})
 	Register(Entry{
 		Name:   "causal-mcast",
@@ -42,26 +39,6 @@ func init() {
 			return mcastSpec(p, cfg, v, false, causal.Properties)
 		},
 		Family: "multicast",
-		Costs: func(n int) ([]CostRow, error) {
-			p, err := causal.New(n, multicast.Workload{Msgs: 1, Senders: 1})
-			if err != nil {
-				return nil, err
-			}
-			return orderedCosts(p, causal.Kind, n)
-		},
+		Costs:  costs.CausalTable,
 	})
-}
-
-// orderedCosts: an ordering protocol over reliable channels sends N-1
-// DATA per multicast, no feedback, and delivers after one message delay.
-func orderedCosts[S, M any](p model.Protocol[S, M], kind func(M) string, n int) ([]CostRow, error) {
-	r, err := costs.Multicast(mcastScenario(p, kind, nil, nil))
-	if err != nil {
-		return nil, err
-	}
-	return []CostRow{
-		mcastRow("messages per multicast", r.Sent(), r.Breakdown(), "N-1 DATA", n-1, ""),
-		mcastRow("feedback messages", r.Sent()-r.Sent("DATA"), "", "0", 0, ""),
-		mcastRow("delivery latency (message delays)", r.Latency, "", "1", 1, ""),
-	}, nil
 }

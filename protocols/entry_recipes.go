@@ -60,7 +60,7 @@ func init() {
 		"ZooKeeper's simple lock: create an ephemeral /slock, or watch it; every release wakes every waiter "+
 			"(the herd effect; costs coordination counts it) (seed 004, Simple Lock)",
 		"/slock is a regular znode: a holder that dies never releases it (deadlock)")
-	herd.Family, herd.Costs = "coordination", herdCosts(coordination.SimpleLockClients)
+	herd.Family, herd.Costs = "coordination", costs.HerdTable(coordination.SimpleLockClients)
 	Register(herd)
 	Register(recipe("zkrwlock", coordination.RWLockClients, "3",
 		"ZooKeeper's read/write lock: sequential write-/read- znodes; readers share, a writer excludes, no reader "+
@@ -78,27 +78,4 @@ func init() {
 		"ZooKeeper's leader election recipe: the lowest sequential znode leads, each candidate watches its "+
 			"predecessor, so a leader's crash wakes exactly one (seeds 000, 003 Election in ZooKeeper)",
 		"every candidate watches the leader: its crash wakes them all (a herd)"))
-}
-
-// herdCosts measures the watch notifications per release of the lock of
-// workload (costs.Herd) beside the notes' argument: the
-// simple lock wakes every waiter, the sequential recipe only the next
-// (seed 004, "Simple Lock ... Problems: herd effect"; "Simple Lock
-// without herd effect").
-func herdCosts(workload coordination.Workload) func(n int) ([]CostRow, error) {
-	return func(n int) ([]CostRow, error) {
-		h, err := costs.Herd(workload, n)
-		if err != nil {
-			return nil, err
-		}
-		first, total := exact("1, the next in line only", 1), exact("N-1", n-1)
-		if workload == coordination.SimpleLockClients {
-			first, total = exact("N-1, every waiter (the herd)", n-1), exact("(N-1)+(N-2)+...+1 = N(N-1)/2", n*(n-1)/2)
-		}
-		one := func(x int) costs.Range { return costs.Range{Min: x, Max: x} }
-		return []CostRow{
-			first.row("watch notifications of a release, N-1 waiting", one(h.First())),
-			total.row("watch notifications of all N releases", one(h.Total())),
-		}, nil
-	}
 }

@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"strconv"
 
 	"testing"
 
@@ -35,28 +34,6 @@ func TestRecipeEntries(t *testing.T) {
 		_, _, err := e.BuildWith(map[string]string{"clients": "1"}, model.Config{})
 		require.ErrorContains(t, err, "clients=1: want an integer from 2 to 8", name)
 	}
-}
-
-// `costs coordination`: the herd effect, measured, matches the notes'
-// argument for N = 3..7 (N-1 notifications per release of the simple
-// lock, 1 of the sequential recipe).
-func TestHerdCosts(t *testing.T) {
-	for n := 3; n <= 7; n++ {
-		for name, first := range map[string]int{"zkherd": n - 1, "zklock": 1} {
-			e, _ := Lookup(name)
-			require.Equal(t, "coordination", e.Family)
-			rows, err := e.Costs(n)
-			require.NoError(t, err)
-			require.Len(t, rows, 2)
-			for _, r := range rows {
-				require.True(t, r.Matches, "%s n=%d: %+v", name, n, r)
-			}
-			require.Equal(t, strconv.Itoa(first), rows[0].Measured, "%s n=%d", name, n)
-		}
-	}
-	e, _ := Lookup("zkherd")
-	_, err := e.Costs(9)
-	require.ErrorContains(t, err, "9 clients: want 2 to 8")
 }
 
 // The service's own elections: their properties, and the lease wait as

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -35,17 +36,7 @@ func init() {
 			return target(p, cfg, ra.Properties(p, cfg))
 		},
 		Family: "mutex",
-		Costs: func(n int) ([]CostRow, error) {
-			return mutexCosts[ra.State, ra.Msg](ra.New(n, 2), mutexFormulas{
-				enter: exact("2(N-1)", 2*(n-1)),
-				exit: formula{text: "N-1", min: n - 1, max: n - 1,
-					note: "the notes count the worst case, all N-1 others waiting; an exit replies only to deferred requests"},
-				exitOneWaiter:  exact("1 (the deferred reply)", 1),
-				exitAllWaiting: exact("N-1", n-1),
-				client:         exact("2", 2),
-				sync:           exact("1 (the reply of the process in the CS)", 1),
-			})
-		},
+		Costs:  costs.RicartAgrawalaTable,
 	})
 }
 

@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/ringelection"
 )
@@ -35,22 +36,6 @@ func init() {
 			return target(p, cfg, ringelection.Properties(p, always))
 		},
 		Family: "election",
-		Costs: func(n int) ([]CostRow, error) {
-			cr, err := ringCosts(n, ringelection.ChangRoberts)
-			if err != nil {
-				return nil, err
-			}
-			en, err := ringCosts(n, ringelection.Enhanced)
-			if err != nil {
-				return nil, err
-			}
-			for i := range cr {
-				cr[i].Metric = "changroberts, " + cr[i].Metric
-			}
-			for i := range en {
-				en[i].Metric = "enhanced, " + en[i].Metric
-			}
-			return append(cr, en...), nil
-		},
+		Costs:  costs.RingElectionTable,
 	})
 }

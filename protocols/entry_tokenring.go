@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 	"github.com/coordcheck/coordcheck/protocols/tokenring"
@@ -39,7 +40,7 @@ func init() {
 			return target(p, cfg, tokenring.Properties(p, props))
 		},
 		Family: "mutex",
-		Costs:  tokenRingCosts,
+		Costs:  costs.TokenRingTable,
 	})
 }
 
@@ -58,21 +59,4 @@ func newTokenRing(v Values, rounds int) (*tokenring.Protocol, error) {
 		return nil, err
 	}
 	return tokenring.NewVariant(n, rounds, variant, k), nil
-}
-
-// tokenRingCosts measures the plain ring beside seed 000's table (and seed
-// 001's and 002's, which agree with it).
-func tokenRingCosts(n int) ([]CostRow, error) {
-	return mutexCosts[tokenring.State, tokenring.Msg](tokenring.New(n, 2), mutexFormulas{
-		enter: formula{text: "0 (has the token) .. N (through the ring)", min: 0, max: n,
-			note: "the token starts in flight from p0 and never rests at a process that does not want it: " +
-				"the farthest process waits for N-1 forwards, the N-th hop was sent before its request"},
-		exit:           exact("1", 1),
-		exitOneWaiter:  formula{text: "1 (successor) .. N-1 (predecessor)", min: 1, max: n - 1},
-		exitAllWaiting: exact("1", 1),
-		client: formula{text: "0 (has the token) .. N (just sent it)", min: 0, max: n,
-			note: "the token never rests at a process that does not want it, so the notes' best case, " +
-				"already holding it, never occurs: the best is its successor's 1 latency"},
-		sync: formula{text: "1 (successor) .. N-1 (predecessor)", min: 1, max: n - 1},
-	})
 }

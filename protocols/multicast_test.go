@@ -88,28 +88,6 @@ func TestBestEffortMulticast(t *testing.T) {
 	}
 }
 
-// The measured costs of every multicast protocol match the formulas
-// derived from the notes, for N from 3 to 7: each row is a formula
-// evaluated for N and a figure measured by running the protocol.
-func TestMulticastCostsMatchTheNotes(t *testing.T) {
-	measured := 0
-	for _, e := range All() {
-		if e.Family != "multicast" || e.Costs == nil {
-			continue
-		}
-		for n := 3; n <= 7; n++ {
-			rows, err := e.Costs(n)
-			require.NoError(t, err, "%s n=%d", e.Name, n)
-			require.NotEmpty(t, rows)
-			for _, r := range rows {
-				require.True(t, r.Matches, "%s n=%d %s: measured %s, notes %s", e.Name, n, r.Metric, r.Measured, r.Formula)
-			}
-		}
-		measured++
-	}
-	require.NotZero(t, measured)
-}
-
 // p is shorthand for a parameter map.
 func p(kv ...string) map[string]string {
 	m := map[string]string{}

@@ -1,7 +1,6 @@
 package protocols
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -160,38 +159,5 @@ func TestISISBadParameters(t *testing.T) {
 	} {
 		_, _, err := e.BuildWith(map[string]string{given: "foo"}, model.Config{})
 		require.EqualError(t, err, want)
-	}
-}
-
-// The headline costs of the total-order and view-synchronous multicasts,
-// measured for N=3..7: N messages through the sequencer, 3(N-1) for ISIS
-// and its hybrids, N-1 per view-synchronous multicast and 3(N-2) per view
-// change.
-func TestTotalOrderMulticastCosts(t *testing.T) {
-	for n := 3; n <= 7; n++ {
-		for name, want := range map[string]map[string]int{
-			"sequencer":    {"messages per multicast (p1 multicasts)": n, "delivery latency (message delays)": 2},
-			"isis":         {"messages per multicast": 3 * (n - 1), "delivery latency (message delays)": 3},
-			"fifo-total":   {"messages per multicast": 3 * (n - 1)},
-			"causal-total": {"messages per multicast": 3 * (n - 1)},
-			"viewsync":     {"messages per multicast": n - 1, "view change after a crash: messages": 3 * (n - 2)},
-		} {
-			e, _ := Lookup(name)
-			require.NotNil(t, e.Costs, name)
-			rows, err := e.Costs(n)
-			require.NoError(t, err)
-			found := 0
-			for _, r := range rows {
-				require.True(t, r.Matches, "%s n=%d %s: %s vs %s", name, n, r.Metric, r.Measured, r.Formula)
-				if v, ok := want[r.Metric]; ok {
-					found++
-					var got int
-					_, err := fmt.Sscan(r.Measured, &got)
-					require.NoError(t, err)
-					require.Equal(t, v, got, "%s n=%d %s", name, n, r.Metric)
-				}
-			}
-			require.Equal(t, len(want), found, "%s n=%d: rows %+v", name, n, rows)
-		}
 	}
 }

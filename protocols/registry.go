@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/live"
@@ -40,8 +41,9 @@ type Entry struct {
 	// "election"), for `coordcheck costs FAMILY`.
 	Family string
 	// Costs, when set, measures the protocol's costs for n processes by
-	// running it, beside the notes' formulas.
-	Costs func(n int) ([]CostRow, error)
+	// running it, beside the notes' formulas: a table of package costs
+	// (costs.LamportTable, ...).
+	Costs func(n int) ([]costs.Row, error)
 	// Live, when set, builds the runner of a live run (coordcheck run,
 	// package live) itself; without it, a live run runs the target of
 	// LiveBuild, judged by its properties.
