@@ -165,7 +165,7 @@ func MaekawaDFTable(n int) ([]Row, error) {
 	k := sets[0].Len()
 	var all, extra [2]float64 // per critical section: every message; FAILED, INQUIRE and YIELD
 	for i, lowFirst := range []bool{false, true} {
-		t, err := maekawadf.Contention(once, lowFirst)
+		t, err := MaekawaContention(once, lowFirst)
 		if err != nil {
 			return nil, err
 		}

@@ -36,6 +36,10 @@ type Rounds[S, M any] struct {
 	// Delivering, when set, is called with each message Deliver delivers,
 	// before it is delivered.
 	Delivering func(m M)
+	// Order, when set, reorders the deliveries of each round, given in
+	// canonical order (a link once per message on it at the round's
+	// start).
+	Order func(plan []Link)
 	// Delay is how many rounds timer t of a node waits once armed before
 	// it may fire (nil: none); negative: it never fires.
 	Delay func(node model.NodeID, t model.TimerID) int
@@ -50,6 +54,9 @@ type Rounds[S, M any] struct {
 	enc, was []byte
 	before   []uint64
 }
+
+// Link is the link of a message: from its sender to its receiver.
+type Link struct{ From, To model.NodeID }
 
 type lostMsg[M any] struct {
 	from, to model.NodeID
@@ -129,18 +136,21 @@ func (d *Rounds[S, M]) Input(p model.NodeID, in model.Input) (bool, error) {
 // Deliver is one round: it delivers every message in flight at its start,
 // link by link in canonical order (a FIFO link's first k messages, where
 // k were on it at the start; a message to a crashed process is not
-// delivered), and says whether any was in flight.
+// delivered; Order may change that order), and says whether any was in
+// flight.
 func (d *Rounds[S, M]) Deliver() (bool, error) {
 	d.Round++
-	type link struct{ from, to model.NodeID }
-	var plan []link
+	var plan []Link
 	for _, e := range d.W.Net {
-		plan = append(plan, link{e.From, e.To})
+		plan = append(plan, Link{e.From, e.To})
+	}
+	if d.Order != nil {
+		d.Order(plan)
 	}
 	for _, l := range plan {
 		d.acts = d.Sys.Actions(d.W, d.acts[:0])
 		for _, a := range d.acts {
-			if a.Kind == model.ActDeliver && a.Peer == l.from && a.Node == l.to {
+			if a.Kind == model.ActDeliver && a.Peer == l.From && a.Node == l.To {
 				if d.Delivering != nil {
 					d.Delivering(d.W.Net[a.Slot].Msg)
 				}
