@@ -131,12 +131,12 @@ func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S
 		}
 		// Keyed by the encoding's fingerprint: a collision (about 2^-64
 		// a pair) could only misname a count, never change a verdict.
-		t.buf = sys.P.AppendMsg(t.buf[:0], e.Msg)
+		t.buf = sys.Codec().AppendMsg(t.buf[:0], e.Msg)
 		fp := model.Fingerprint(t.buf)
 		if i, ok := t.msgs[fp]; ok {
 			return i
 		}
-		i := t.intern(a.Kind, "deliver "+msgKind(sys.P.FormatMsg(e.Msg)))
+		i := t.intern(a.Kind, "deliver "+msgKind(sys.FormatMsg(e.Msg)))
 		if len(t.msgs) < maxMsgCache {
 			t.msgs[fp] = i
 		}

@@ -88,7 +88,7 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 				// A field the encoding leaves out shows here when the
 				// world first met with that encoding had it at the
 				// value the decoder assumes.
-				if d := diff("model.World", reflect.ValueOf(*next), reflect.ValueOf(*prev)); d != nil {
+				if d := diff(c.wName(), reflect.ValueOf(*next), reflect.ValueOf(*prev)); d != nil {
 					return &CodecError{fmt.Sprintf("two different worlds at depth %d encode alike: %s: %s and %s",
 						it.depth+1, d.path, d.got, d.want)}
 				}
@@ -128,7 +128,7 @@ func (sp *Spec[S, M]) CheckCodecWalk(choices []byte) error {
 // CheckDecode implements CodecChecker.
 func (sp *Spec[S, M]) CheckDecode(b []byte) error {
 	c := newCodecCheck(sp)
-	p := c.sys.P
+	p := c.sys.Codec()
 	if s, err := model.DecodeState(p, b); err == nil {
 		if err := c.state(s, func() string { return "decoded state" }); err != nil {
 			return err
@@ -159,6 +159,12 @@ func newCodecCheck[S, M any](sp *Spec[S, M]) *codecCheck[S, M] {
 		sName: reflect.TypeFor[S]().String(), mName: reflect.TypeFor[M]().String()}
 }
 
+// wName is the world's type, which names the protocol's:
+// "model.World[ricartagrawala.State, ricartagrawala.Msg]".
+func (c *codecCheck[S, M]) wName() string {
+	return "model.World[" + c.sName + ", " + c.mName + "]"
+}
+
 // sentinel follows an encoding when it is read back: a read must stop
 // right before it.
 const sentinel = 0xA5
@@ -182,7 +188,7 @@ func guard(what func() string, f func() error) (err error) {
 // state checks that s reads back as itself; where() says which state it
 // is.
 func (c *codecCheck[S, M]) state(s S, where func() string) error {
-	p := c.sys.P
+	p := c.sys.Codec()
 	return guard(func() string { return c.sName + " codec (" + where() + ")" }, func() error {
 		c.enc = p.AppendState(c.enc[:0], s)
 		n := len(c.enc)
@@ -204,7 +210,7 @@ func (c *codecCheck[S, M]) state(s S, where func() string) error {
 // msg checks that m reads back as itself; where() says which message it
 // is.
 func (c *codecCheck[S, M]) msg(m M, where func() string) error {
-	p := c.sys.P
+	p := c.sys.Codec()
 	return guard(func() string { return c.mName + " codec (" + where() + ")" }, func() error {
 		c.enc = p.AppendMsg(c.enc[:0], m)
 		n := len(c.enc)
@@ -237,13 +243,13 @@ func (c *codecCheck[S, M]) world(w *model.World[S, M], depth int) error {
 			return err
 		}
 	}
-	return guard(func() string { return "model.World codec" }, func() error {
+	return guard(func() string { return c.wName() + " codec" }, func() error {
 		enc := c.sys.Encode(nil, w)
 		var got model.World[S, M]
 		if err := c.sys.DecodeChecked(enc, &got); err != nil {
-			return &CodecError{fmt.Sprintf("model.World at depth %d: %v", depth, err)}
+			return &CodecError{fmt.Sprintf("%s at depth %d: %v", c.wName(), depth, err)}
 		}
-		if d := diff("model.World", reflect.ValueOf(got), reflect.ValueOf(*w)); d != nil {
+		if d := diff(c.wName(), reflect.ValueOf(got), reflect.ValueOf(*w)); d != nil {
 			return &CodecError{fmt.Sprintf("%s (at depth %d)", d, depth)}
 		}
 		return nil

@@ -148,7 +148,7 @@ func TestSelfCheckNamesTheField(t *testing.T) {
 		// Shown only by a world met again, whose encoding was first seen
 		// without the mark: the round trip alone misses it, since the
 		// decoder's guess (false) fits the first.
-		{hiddenField, "codec self-check: two different worlds at depth 1 encode alike: model.World.Nodes[0].Mark: true and false"},
+		{hiddenField, "codec self-check: two different worlds at depth 1 encode alike: model.World[checker_test.pingState, checker_test.pingMsg].Nodes[0].Mark: true and false"},
 		{swapped, "codec self-check: checker_test.pingState.Sent: decoded 0 want 1 (state of p0 at depth 1)"},
 		{panicky, "codec self-check: checker_test.pingState codec (state of p1 at depth 4) panicked: runtime error: index out of range [7] with length 3"},
 		{overread, "codec self-check: checker_test.pingMsg: ReadMsg read 2 bytes of the 1 AppendMsg wrote (message p0->p1 at depth 1)"},

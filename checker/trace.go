@@ -191,7 +191,7 @@ func (r *replayer[S, M]) step(match func(a model.Action, next *model.World[S, M]
 		st := Step{
 			Action: r.sys.FormatAction(r.cur, a),
 			Node:   a.Node.String(),
-			State:  r.sys.P.FormatState(a.Node, r.next.Nodes[a.Node]),
+			State:  r.sys.FormatState(a.Node, r.next.Nodes[a.Node]),
 			Sends:  r.sys.FormatSends(r.next, a.Node),
 		}
 		if outs := r.sys.LastOut().Outputs(); len(outs) > 0 {

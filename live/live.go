@@ -5,7 +5,7 @@
 // code that runs.
 //
 // There is one runtime and two link layers. Every message is encoded with
-// the protocol's canonical codec (AppendMsg) and travels as a frame on the
+// the protocol's canonical codec (model.CodecOf) and travels as a frame on the
 // link from its sender to its receiver, where ReadMsg decodes it; a link
 // is FIFO, and reliable unless faults are injected on it (Faults). Each
 // node has one unbounded inbox and handles one event at a time. An
@@ -41,6 +41,7 @@ type Options struct {
 // Cluster is a running protocol.
 type Cluster[S, M any] struct {
 	p     model.Protocol[S, M]
+	codec model.Codec[S, M] // frames the messages
 	opts  Options
 	nodes []*node[S, M]
 	links [][]*link // links[from][to]
@@ -83,12 +84,17 @@ var (
 )
 
 // Start runs p: it opens the links, initialises every node and starts its
-// goroutine. It fails only when the transport cannot be set up.
+// goroutine. It fails only when the transport cannot be set up, or when
+// p's messages cannot be encoded (model.CodecOf).
 func Start[S, M any](p model.Protocol[S, M], opts Options) (*Cluster[S, M], error) {
 	if opts.TimerDelay == 0 {
 		opts.TimerDelay = 10 * time.Millisecond
 	}
-	c := &Cluster[S, M]{p: p, opts: opts, stop: make(chan struct{}), obs: newObserver(p.Nodes())}
+	codec, err := model.CodecOf(p)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster[S, M]{p: p, codec: codec, opts: opts, stop: make(chan struct{}), obs: newObserver(p.Nodes())}
 	if cs, ok := p.(interface{ InCS(model.NodeID, S) bool }); ok {
 		c.inCS = cs.InCS
 	}
@@ -98,7 +104,6 @@ func Start[S, M any](p model.Protocol[S, M], opts Options) (*Cluster[S, M], erro
 		nd.changed = sync.NewCond(&nd.mu)
 		c.nodes = append(c.nodes, nd)
 	}
-	var err error
 	switch opts.Transport {
 	case Mem:
 		c.net = memTransport{c.receive}
@@ -134,7 +139,8 @@ func Start[S, M any](p model.Protocol[S, M], opts Options) (*Cluster[S, M], erro
 	return c, nil
 }
 
-// MustStart is Start for the in-memory transport, which cannot fail.
+// MustStart is Start for the in-memory transport, which cannot fail for
+// a protocol whose messages can be encoded.
 func MustStart[S, M any](p model.Protocol[S, M], opts Options) *Cluster[S, M] {
 	c, err := Start(p, opts)
 	if err != nil {
@@ -234,7 +240,7 @@ func (c *Cluster[S, M]) effects(n *node[S, M], out *model.Out[M]) {
 	}
 	out.Sends(func(to model.NodeID, msg M) {
 		c.sent.Add(1)
-		c.links[n.id][to].push(c.p.AppendMsg(nil, msg), c.inj, &c.inflight)
+		c.links[n.id][to].push(c.codec.AppendMsg(nil, msg), c.inj, &c.inflight)
 	})
 	epoch := n.epoch
 	out.TimerOps(func(id model.TimerID, set bool) {
@@ -263,7 +269,7 @@ func (c *Cluster[S, M]) effects(n *node[S, M], out *model.Out[M]) {
 // receive decodes a frame that arrived on the link from -> to and queues
 // it at to; a frame for a node that is down is lost (model.Crash).
 func (c *Cluster[S, M]) receive(from, to model.NodeID, frame []byte) {
-	msg, rest := c.p.ReadMsg(frame)
+	msg, rest := c.codec.ReadMsg(frame)
 	if len(rest) != 0 {
 		panic(fmt.Sprintf("live: %d bytes left after a message from %s to %s", len(rest), from, to))
 	}

@@ -107,11 +107,11 @@ const AppMsgText = "APP"
 func (sys *System[S, M]) formatEnvelope(e *Envelope[M]) string {
 	if e.App {
 		if sys.app != nil {
-			return AppMsgText + "(" + sys.P.FormatMsg(e.Msg) + ")"
+			return AppMsgText + "(" + sys.FormatMsg(e.Msg) + ")"
 		}
 		return AppMsgText
 	}
-	return sys.P.FormatMsg(e.Msg)
+	return sys.FormatMsg(e.Msg)
 }
 
 func formatGroup(set uint64) string {

@@ -3,7 +3,7 @@ package model
 // Encode appends the canonical encoding of w to b.
 func (sys *System[S, M]) Encode(b []byte, w *World[S, M]) []byte {
 	for i := range w.Nodes {
-		b = sys.P.AppendState(b, w.Nodes[i])
+		b = sys.codec.AppendState(b, w.Nodes[i])
 	}
 	return sys.encodeRest(b, w)
 }
@@ -18,7 +18,7 @@ func (sys *System[S, M]) EncodeStep(b, parent []byte, spans []uint32, a Action, 
 		from = spans[a.Node-1]
 	}
 	b = append(b, parent[:from]...)
-	b = sys.P.AppendState(b, next.Nodes[a.Node])
+	b = sys.codec.AppendState(b, next.Nodes[a.Node])
 	b = append(b, parent[spans[a.Node]:spans[sys.n-1]]...)
 	return sys.encodeRest(b, next)
 }
@@ -54,7 +54,7 @@ func (sys *System[S, M]) encodeRest(b []byte, w *World[S, M]) []byte {
 		if sys.Config.AppMsgs > 0 {
 			b = AppendBool(b, e.App)
 		}
-		b = sys.P.AppendMsg(b, e.Msg)
+		b = sys.codec.AppendMsg(b, e.Msg)
 		if sys.Config.Ordering {
 			b = AppendUvarint(b, e.VC)
 		}
@@ -81,7 +81,7 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 	w.Nodes = w.Nodes[:0]
 	for range sys.n {
 		var s S
-		s, b = sys.P.ReadState(b)
+		s, b = sys.codec.ReadState(b)
 		w.Nodes = append(w.Nodes, s)
 		spans = append(spans, uint32(size-len(b)))
 	}
@@ -129,7 +129,7 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 		if sys.Config.AppMsgs > 0 {
 			e.App, b = ReadBool(b)
 		}
-		e.Msg, b = sys.P.ReadMsg(b)
+		e.Msg, b = sys.codec.ReadMsg(b)
 		if sys.Config.Ordering {
 			e.VC, b = ReadUvarint(b)
 		}

@@ -15,7 +15,7 @@ func (sys *System[S, M]) FairClass(w *World[S, M], a Action) (uint64, bool) {
 		if sys.Config.Network == FIFO {
 			return base, true
 		}
-		sys.ka = sys.P.AppendMsg(sys.ka[:0], w.Net[a.Slot].Msg)
+		sys.ka = sys.codec.AppendMsg(sys.ka[:0], w.Net[a.Slot].Msg)
 		return base ^ Fingerprint(sys.ka)>>24, true
 	case ActFire:
 		return base | uint64(a.Timer), true

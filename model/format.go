@@ -11,7 +11,7 @@ func (sys *System[S, M]) FormatWorld(w *World[S, M]) []string {
 	var lines []string
 	for i := range w.Nodes {
 		id := NodeID(i)
-		line := id.String() + "  " + sys.P.FormatState(id, w.Nodes[i])
+		line := id.String() + "  " + sys.FormatState(id, w.Nodes[i])
 		if w.IsDown(id) {
 			line += "  (down)"
 		}
@@ -74,7 +74,7 @@ func (sys *System[S, M]) FormatWorld(w *World[S, M]) []string {
 func (sys *System[S, M]) FormatSends(w *World[S, M], self NodeID) []string {
 	var out []string
 	for _, s := range sys.out.sends {
-		line := fmt.Sprintf("%s->%s %s", self, s.to, sys.P.FormatMsg(s.msg))
+		line := fmt.Sprintf("%s->%s %s", self, s.to, sys.FormatMsg(s.msg))
 		if w.IsDown(s.to) || w.Separated(self, s.to) {
 			line += " (lost)"
 		}

@@ -68,8 +68,8 @@ func (sys *System[S, M]) envCompare(a, b *Envelope[M]) int {
 		}
 		return 1
 	}
-	sys.ka = sys.P.AppendMsg(sys.ka[:0], a.Msg)
-	sys.kb = sys.P.AppendMsg(sys.kb[:0], b.Msg)
+	sys.ka = sys.codec.AppendMsg(sys.ka[:0], a.Msg)
+	sys.kb = sys.codec.AppendMsg(sys.kb[:0], b.Msg)
 	if c := bytes.Compare(sys.ka, sys.kb); c != 0 {
 		return c
 	}

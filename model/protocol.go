@@ -17,20 +17,45 @@ type Protocol[S, M any] interface {
 	// Inputs appends to dst the environment inputs enabled at node self in
 	// state s, in a fixed order, and returns the extended slice.
 	Inputs(self NodeID, s S, dst []Input) []Input
-	// Codec gives the canonical encoding and the text of states and messages.
-	Codec[S, M]
 }
 
-// Codec is the canonical encoding of a protocol's states and messages. Equal
-// values must encode to equal bytes, and different values to different
-// bytes; ReadX must invert AppendX exactly.
+// The canonical encoding and the text of states and messages are derived
+// from the types S and M (see CodecOf); a protocol may write its own, for
+// speed or for shorter traces, by implementing the interfaces below.
+
+// Codec is the canonical encoding of a protocol's states and messages.
+// A protocol may implement it, or either half of it (StateCodec,
+// MsgCodec), by hand; CodecOf derives what it does not.
 type Codec[S, M any] interface {
+	StateCodec[S]
+	MsgCodec[M]
+}
+
+// StateCodec is a hand-written canonical encoding of states. Equal states
+// must encode to equal bytes, and different states to different bytes;
+// ReadState must invert AppendState exactly and return the rest of b.
+type StateCodec[S any] interface {
 	AppendState(b []byte, s S) []byte
 	ReadState(b []byte) (S, []byte)
+}
+
+// MsgCodec is a hand-written canonical encoding of messages, with the
+// contract of StateCodec.
+type MsgCodec[M any] interface {
 	AppendMsg(b []byte, m M) []byte
 	ReadMsg(b []byte) (M, []byte)
-	// FormatState is the short text of a node's state in traces.
+}
+
+// StateFormatter is implemented by protocols that print their states
+// themselves; the default is the state's %+v.
+type StateFormatter[S any] interface {
+	// FormatState is the short text of node self's state in traces.
 	FormatState(self NodeID, s S) string
+}
+
+// MsgFormatter is implemented by protocols that print their messages
+// themselves; the default is the message's %+v.
+type MsgFormatter[M any] interface {
 	// FormatMsg is the text of a message in traces and counterexample
 	// files. Two different messages on one link must format differently.
 	FormatMsg(m M) string

@@ -33,6 +33,7 @@ type System[S, M any] struct {
 	P      Protocol[S, M]
 	Config Config
 	n      int
+	codec  Codec[S, M] // CodecOf(P)
 	waiter Waiter[S]
 	guard  TimerGuard[S, M] // nil unless timers are perfect
 	rest   Restarter[S, M]
@@ -49,12 +50,17 @@ type System[S, M any] struct {
 // naming what in cfg cannot take effect for p: a node count out of range,
 // a fault that targets a node p does not have or can never strike, timers
 // that cannot be made perfect, application messages nothing reads (see
-// Config.Check). Use it wherever cfg comes from a user; MustNewSystem is
-// for configurations written in the code.
+// Config.Check); or, when p's state or message type cannot be encoded,
+// the error of CodecOf naming the type and field. Use it wherever cfg
+// comes from a user; MustNewSystem is for configurations written in the
+// code.
 func NewSystem[S, M any](p Protocol[S, M], cfg Config) (*System[S, M], error) {
 	_, guarded := p.(TimerGuard[S, M])
 	_, carries := p.(AppCarrier[S, M])
 	if err := cfg.Check(p.Nodes(), guarded, carries); err != nil {
+		return nil, err
+	}
+	if _, err := CodecOf(p); err != nil {
 		return nil, err
 	}
 	return newSystem(p, cfg), nil
@@ -70,13 +76,14 @@ func MustNewSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
 	return sys
 }
 
-// newSystem makes the system of p under cfg, which Check has accepted.
+// newSystem makes the system of p under cfg, which Check has accepted,
+// and whose codec CodecOf has made.
 func newSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
 	n := p.Nodes()
 	if cfg.RequestInput == "" {
 		cfg.RequestInput = "request"
 	}
-	sys := &System[S, M]{P: p, Config: cfg, n: n, faulty: cfg.Faults.Any()}
+	sys := &System[S, M]{P: p, Config: cfg, n: n, faulty: cfg.Faults.Any(), codec: mustCodecOf(p)}
 	sys.waiter, _ = p.(Waiter[S])
 	sys.rest, _ = p.(Restarter[S, M])
 	sys.ranked, _ = p.(Ranked[S, M])

@@ -171,8 +171,10 @@ func TestCodecRoundTrip(t *testing.T) {
 		seen[string(b)] = i
 	}
 	texts := map[string]bool{}
+	c, err := model.CodecOf[State, Msg](p) // the message codec is derived
+	require.NoError(t, err)
 	for _, m := range []Msg{{Request, 1}, {Request, 2}, {Reply, 1}, {Reply, 200}, {Release, 1}, {Release, 2}, {App, 1}} {
-		got, rest := p.ReadMsg(p.AppendMsg(nil, m))
+		got, rest := c.ReadMsg(c.AppendMsg(nil, m))
 		require.Equal(t, m, got)
 		require.Empty(t, rest)
 		texts[p.FormatMsg(m)] = true

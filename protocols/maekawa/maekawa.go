@@ -204,19 +204,6 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 	return s, s.Queued.Read(b, p.N)
 }
 
-// AppendMsg encodes m canonically.
-func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
-	return model.AppendUvarint(append(b, byte(m.Kind)), uint64(m.TS))
-}
-
-// ReadMsg decodes a message written by AppendMsg.
-func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
-	m := Msg{Kind: Kind(b[0])}
-	v, b := model.ReadUvarint(b[1:])
-	m.TS = uint32(v)
-	return m, b
-}
-
 // FormatMsg: "REQ(ts=3)", "GRANT" or "REL".
 func (p *Protocol) FormatMsg(m Msg) string {
 	switch m.Kind {

@@ -372,9 +372,11 @@ func TestCodecRoundTrip(t *testing.T) {
 		seen[string(b)] = i
 	}
 	texts := map[string]bool{}
+	c, err := model.CodecOf[State, Msg](p) // the message codec is derived
+	require.NoError(t, err)
 	for _, m := range []Msg{{Request, 1}, {Request, 300}, {Kind: Grant}, {Kind: Release}, {Kind: Fail}, {Kind: Inquire}, {Kind: Yield}} {
-		b := p.AppendMsg(nil, m)
-		got, rest := p.ReadMsg(b)
+		b := c.AppendMsg(nil, m)
+		got, rest := c.ReadMsg(b)
 		require.Equal(t, m, got)
 		require.Empty(t, rest)
 		texts[p.FormatMsg(m)] = true

@@ -200,11 +200,11 @@ func (m *meter[S, M]) apply(a model.Action) error {
 // find is the index in Net of the message msg from -> to: the last such
 // one (just sent) or the first (the oldest).
 func (m *meter[S, M]) find(from, to model.NodeID, msg M, last bool) int {
-	want := m.sc.System.P.AppendMsg(nil, msg)
+	want := m.sc.System.Codec().AppendMsg(nil, msg)
 	found := -1
 	for i, e := range m.w.Net {
 		if e.From == from && e.To == to {
-			m.enc = m.sc.System.P.AppendMsg(m.enc[:0], e.Msg)
+			m.enc = m.sc.System.Codec().AppendMsg(m.enc[:0], e.Msg)
 			if bytes.Equal(m.enc, want) {
 				found = i
 				if !last {

@@ -174,19 +174,6 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 	return s, b
 }
 
-// AppendMsg encodes m canonically.
-func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
-	return model.AppendUvarint(append(b, byte(m.Kind)), uint64(m.TS))
-}
-
-// ReadMsg decodes a message written by AppendMsg.
-func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
-	m := Msg{Kind: Kind(b[0])}
-	v, b := model.ReadUvarint(b[1:])
-	m.TS = uint32(v)
-	return m, b
-}
-
 // FormatMsg: "REQ(ts=3)", "REP(clock=2)" ("REP" without clocks), or
 // "clock=3" for an application message.
 func (p *Protocol) FormatMsg(m Msg) string {
