@@ -265,7 +265,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			countAction(r.cov, x.sys, &x.cur, a)
 			v, added := seen.insertID(nfp, key(fp))
 			if added {
-				fr.push(depth+1, nfp, x.buf)
+				fr.push(depth+1, nfp, x.encode())
 			}
 			if rep.Transitions%pollTransitions == 0 || fr.bytes() >= mark {
 				// Inside the expansion, since one state may have thousands
@@ -462,9 +462,11 @@ type expander[S, M any] struct {
 	sys       *model.System[S, M]
 	cur, next model.World[S, M]
 	acts      []model.Action
-	enc       []byte   // the current state's encoding
-	spans     []uint32 // where each node's encoding ends in enc
-	buf       []byte   // the last successor's encoding
+	enc       []byte          // the current state's encoding
+	spans     []uint32        // where each node's encoding ends in enc
+	hash      model.WorldHash // the current state's fingerprint, by parts
+	last      model.Action    // the last action step took
+	buf       []byte          // a successor's encoding (encode)
 }
 
 func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
@@ -473,24 +475,33 @@ func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
 
 // initial returns the initial state's fingerprint and encoding.
 func (x *expander[S, M]) initial() (uint64, []byte) {
-	enc := x.sys.Encode(nil, x.sys.Init())
-	return model.Fingerprint(enc), enc
+	w := x.sys.Init()
+	return x.sys.HashWorld(w), x.sys.Encode(nil, w)
 }
 
 // load makes enc the current state and lists its actions.
 func (x *expander[S, M]) load(enc []byte) {
 	x.enc = append(x.enc[:0], enc...)
 	x.spans = x.sys.DecodeSpans(x.enc, &x.cur, x.spans[:0])
+	x.sys.LoadHash(&x.hash, &x.cur, x.enc, x.spans)
 	x.acts = x.sys.Actions(&x.cur, x.acts[:0])
 }
 
-// step applies a to the current state; the successor is x.next, its
-// encoding x.buf (the unchanged nodes' copied from the current state's),
-// and step returns its fingerprint.
+// step applies a to the current state; the successor is x.next, and step
+// returns its fingerprint, computed from the parts of the world the step
+// changed (model.StepHash): a successor already visited is never encoded.
 func (x *expander[S, M]) step(a model.Action) uint64 {
 	x.sys.Apply(&x.cur, a, &x.next)
-	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, a, &x.next)
-	return model.Fingerprint(x.buf)
+	x.last = a
+	return x.sys.StepHash(&x.hash, &x.cur, a, &x.next)
+}
+
+// encode returns the encoding of the last successor step made, valid
+// until the next encode (the unchanged nodes' copied from the current
+// state's).
+func (x *expander[S, M]) encode() []byte {
+	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.last, &x.next)
+	return x.buf
 }
 
 // mayClose reports whether the step a from cur to next may close a cycle:

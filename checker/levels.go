@@ -350,7 +350,7 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		if !old {
 			s := nfp >> (64 - shardBits)
 			c := cap(w.recs[s])
-			ref, grew := w.arena.add(x.buf)
+			ref, grew := w.arena.add(x.encode())
 			w.recs[s] = append(w.recs[s], rec{nfp, k<<16 | uint64(j), w.idx<<56 | ref})
 			if d := uint64(cap(w.recs[s])-c)*recSize + grew; d != 0 {
 				w.recBytes.Add(d)

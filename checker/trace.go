@@ -15,12 +15,10 @@ import (
 // successor has the next fingerprint on the path.
 func (sp *Spec[S, M]) rebuild(seen *fpSet, bad uint64, prop, why string) *Trace {
 	path := sp.pathTo(seen, key(bad))
-	var buf []byte
 	r := newReplayer(sp)
 	for _, want := range path[1:] {
 		ok := r.step(func(a model.Action, next *model.World[S, M]) bool {
-			buf = r.sys.Encode(buf[:0], next)
-			return key(model.Fingerprint(buf)) == want
+			return key(r.sys.HashWorld(next)) == want
 		})
 		if !ok {
 			panic("checker: no action reproduces a recorded transition")
@@ -82,7 +80,7 @@ func (sp *Spec[S, M]) discoverers(target uint64) *fpSet {
 				if key(nfp) == target {
 					return seen
 				}
-				q.push(depth+1, nfp, x.buf)
+				q.push(depth+1, nfp, x.encode())
 			}
 		}
 	}
