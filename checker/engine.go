@@ -86,6 +86,17 @@ type Options struct {
 	Seed  uint64
 	Walks int
 	Walk  *int
+	// Shard, when set, runs only the walks of one shard of the run (walk
+	// k belongs to shard k mod Count; see shard.go and MergeShards).
+	Shard *Shard
+	// Symmetry stores one state per orbit of the protocol's
+	// interchangeable nodes (symmetry.go; BFS and DFS, safety only): the
+	// counts of states, transitions and violating states are those of
+	// the representatives.
+	Symmetry bool
+	// POR expands only a persistent set of actions in each state
+	// (por.go; BFS and DFS, deadlocks and terminal properties only).
+	POR bool
 
 	// Checkpoint, when set, is a file BFS writes its state to every
 	// CheckpointEvery (default DefaultCheckpointEvery) and when a time,
@@ -136,6 +147,12 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	}
 	if rep := sp.selfCheck(); rep != nil {
 		return rep
+	}
+	if opts.Symmetry {
+		return sp.checkSymmetric(opts)
+	}
+	if opts.POR {
+		return sp.checkReduced(opts)
 	}
 	if opts.Strategy == Random || opts.Strategy == Swarm {
 		return sp.walk(opts)
@@ -462,20 +479,30 @@ type expander[S, M any] struct {
 	sys       *model.System[S, M]
 	cur, next model.World[S, M]
 	acts      []model.Action
-	enc       []byte          // the current state's encoding
-	spans     []uint32        // where each node's encoding ends in enc
-	hash      model.WorldHash // the current state's fingerprint, by parts
-	last      model.Action    // the last action step took
-	buf       []byte          // a successor's encoding (encode)
+	enc       []byte                // the current state's encoding
+	spans     []uint32              // where each node's encoding ends in enc
+	hash      model.WorldHash       // the current state's fingerprint, by parts
+	last      model.Action          // the last action step took
+	buf       []byte                // a successor's encoding (encode)
+	sym       *model.Symmetry[S, M] // nil unless the search reduces by symmetry
+	por       *model.Reducer[S, M]  // nil unless the search expands persistent sets
 }
 
 func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
-	return &expander[S, M]{sys: sp.System.Clone()}
+	x := &expander[S, M]{sys: sp.System.Clone()}
+	x.sym, x.por = sp.canonicaliser(x.sys), sp.reducer(x.sys)
+	return x
 }
 
 // initial returns the initial state's fingerprint and encoding.
 func (x *expander[S, M]) initial() (uint64, []byte) {
 	w := x.sys.Init()
+	if x.sym != nil {
+		// A reduced search stores representatives, hashed whole once
+		// made canonical.
+		enc := x.sym.Canonical(x.sys.Encode(nil, w), w)
+		return model.Fingerprint(enc), enc
+	}
 	return x.sys.HashWorld(w), x.sys.Encode(nil, w)
 }
 
@@ -483,8 +510,13 @@ func (x *expander[S, M]) initial() (uint64, []byte) {
 func (x *expander[S, M]) load(enc []byte) {
 	x.enc = append(x.enc[:0], enc...)
 	x.spans = x.sys.DecodeSpans(x.enc, &x.cur, x.spans[:0])
-	x.sys.LoadHash(&x.hash, &x.cur, x.enc, x.spans)
+	if x.sym == nil {
+		x.sys.LoadHash(&x.hash, &x.cur, x.enc, x.spans)
+	}
 	x.acts = x.sys.Actions(&x.cur, x.acts[:0])
+	if x.por != nil {
+		x.acts = x.por.Persistent(&x.cur, x.acts)
+	}
 }
 
 // step applies a to the current state; the successor is x.next, and step
@@ -493,14 +525,20 @@ func (x *expander[S, M]) load(enc []byte) {
 func (x *expander[S, M]) step(a model.Action) uint64 {
 	x.sys.Apply(&x.cur, a, &x.next)
 	x.last = a
+	if x.sym != nil {
+		x.buf = x.sym.Canonical(x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, a, &x.next), &x.next)
+		return model.Fingerprint(x.buf)
+	}
 	return x.sys.StepHash(&x.hash, &x.cur, a, &x.next)
 }
 
 // encode returns the encoding of the last successor step made, valid
 // until the next encode (the unchanged nodes' copied from the current
-// state's).
+// state's; under symmetry, the representative step made).
 func (x *expander[S, M]) encode() []byte {
-	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.last, &x.next)
+	if x.sym == nil {
+		x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.last, &x.next)
+	}
 	return x.buf
 }
 

@@ -81,7 +81,7 @@ type arena struct {
 	cur    int // the chunk being filled
 }
 
-const arenaChunk = 256 << 10
+const arenaChunk = 64 << 10
 
 // add appends enc, prefixed by its length, and returns its reference
 // (chunk<<32 | offset) and the bytes the arena grew by.

@@ -66,7 +66,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		lv.cut.Store(^uint64(0))
 		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4
 		lv.buffers = func() uint64 { return bufferBytes(ws) }
-		lv.ahead = chunkRecBytes(ws)
+
+		lv.ahead.Store(chunkRecBytes(ws))
+		lv.workers = len(ws)
 		// A stop before the new states go into the visited set keeps
 		// nothing of this level: the checkpoint is the state at its start.
 		atStart := func(stop string) string {
@@ -77,7 +79,11 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			}
 			return stop
 		}
-		if stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) }); stop != "" {
+		stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) })
+		if stop == "" && lv.why != "" { // another worker reached the memory bound
+			stop = lv.why
+		}
+		if stop != "" {
 			rep.Bound = atStart(stop)
 			r.keepViolation(firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.viol }))
 			break
@@ -191,7 +197,8 @@ type levelRun struct {
 	// arrays; regenBase what regenerate holds besides the workers'
 	// outputs; why is the bound that stopped merge or regenerate.
 	held, regenBase uint64
-	ahead           uint64 // what the records may grow by between two polls
+	ahead           atomic.Uint64 // what the records may grow by between two polls
+	workers         int
 	buffers         func() uint64
 	why             string
 }
@@ -218,8 +225,10 @@ type levelWorker[S, M any] struct {
 	out   levelBuf // gather: the worker's part of the next level
 
 	// The memory of recs, the arena and out, kept by the worker as they
-	// grow and read by the one that polls.
+	// grow and read by the one that polls; the most one state's
+	// expansion added to them.
 	recBytes, outBytes atomic.Uint64
+	maxGrowth          uint64
 }
 
 // rec is a successor: its key (fingerprint), the key of its discovery,
@@ -289,17 +298,41 @@ func (w *levelWorker[S, M]) expand(lv *levelRun, main bool) string {
 		for b := lv.level.chunks[c]; len(b) > 0 && k <= lv.cut.Load() && !lv.stop.Load(); k++ {
 			_, fp, enc, rest := readEntry(b)
 			b = rest
+			before := w.recBytes.Load()
 			w.visit(lv, k, fp, enc)
+			if w.overAfterState(lv, w.recBytes.Load()-before) {
+				return ""
+			}
 		}
 		if main {
 			// The queue: the level's states not yet taken.
-			if stop := w.r.poll(int(lv.level.n-lv.level.starts[c]), lv.held+lv.buffers(), lv.ahead); stop != "" {
+			if stop := w.r.poll(int(lv.level.n-lv.level.starts[c]), lv.held+lv.buffers(), lv.ahead.Load()); stop != "" {
 				lv.stop.Store(true)
 				return stop
 			}
 		}
 	}
 	return ""
+}
+
+// overAfterState checks the memory bound after the worker expanded a state
+// whose records and encodings took grew bytes, and halts the level when
+// the bound is reached or would be once every worker has expanded one
+// more state: the workers expand states side by side, any number of them
+// while the main worker polls once, and one state's successors (their
+// records and encodings) may take kilobytes.
+func (w *levelWorker[S, M]) overAfterState(lv *levelRun, grew uint64) bool {
+	opts := w.r.opts
+	if opts.MaxMemory == 0 {
+		return false
+	}
+	w.maxGrowth = max(w.maxGrowth, grew)
+	margin := uint64(lv.workers) * 2 * max(w.maxGrowth, 4<<10)
+	if !over(opts, w.r.seen.bytes()+lv.held+lv.buffers()+margin) {
+		return false
+	}
+	lv.halt(memoryBound(opts))
+	return true
 }
 
 // visit judges state k of the level and makes its successors.
@@ -485,7 +518,7 @@ func gather[S, M any](ws []*levelWorker[S, M], lv *levelRun, fresh []rec) *level
 		w.out = levelBuf{depth: lv.depth + 1}
 		lo, hi := min(int(w.idx)*per, len(fresh)), min(int(w.idx+1)*per, len(fresh))
 		for j, f := range fresh[lo:hi] {
-			if j%1024 == 0 && w.regenerateStops(lv, ws) {
+			if j%64 == 0 && w.regenerateStops(lv, ws) {
 				return ""
 			}
 			c := len(w.out.chunks)

@@ -55,9 +55,15 @@ type Report struct {
 	// not checked.
 	Liveness string `json:"liveness,omitempty"`
 	// Error, when set, says why no search was made: the protocol's codec
-	// failed the self-check Check runs first (see CodecError). The verdict
-	// is then Inconclusive.
+	// failed the self-check Check runs first (see CodecError), or the
+	// options cannot apply (Options.Symmetry). The verdict is then
+	// Inconclusive.
 	Error string `json:"error,omitempty"`
+	// Symmetry is the number of interchangeable nodes whose renamings the
+	// search identified (Options.Symmetry); 0 when it did not reduce.
+	Symmetry int `json:"symmetry,omitempty"`
+	// POR says that the search expanded persistent sets (Options.POR).
+	POR bool `json:"por,omitempty"`
 
 	// Coverage counts the actions taken by kind, in a fixed order (see
 	// coverage.go for what a count means); NeverFired lists the kinds the
@@ -77,7 +83,18 @@ type Report struct {
 	Walks          uint64  `json:"walks,omitempty"`
 	StepsPerSecond float64 `json:"steps_per_second,omitempty"`
 	FailingWalk    *int    `json:"failing_walk,omitempty"`
-	ShrunkFrom     int     `json:"shrunk_from,omitempty"`
+	// Levels, when recorded (RecordLevels), counts a BFS's states level
+	// by level.
+	Levels []LevelCount `json:"levels,omitempty"`
+	// FailingWalkLengths is how long the failing walks of a random or
+	// swarm search were, before shrinking: how many walks failed after
+	// each number of steps, shortest first.
+	FailingWalkLengths []LengthCount `json:"failing_walk_lengths,omitempty"`
+	ShrunkFrom         int           `json:"shrunk_from,omitempty"`
+	// Shard says which shard of a run the report covers (Options.Shard),
+	// and Failures lists that shard's failing walks, for MergeShards.
+	Shard    *ShardInfo    `json:"shard,omitempty"`
+	Failures []WalkFailure `json:"failures,omitempty"`
 }
 
 // PropertyCount is the number of violating states of one property.

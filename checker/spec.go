@@ -26,6 +26,12 @@ type Spec[S, M any] struct {
 	// Liveness properties are checked on the whole state graph, after an
 	// exhaustive search (BFS or DFS) that found no safety violation.
 	Liveness []Liveness[S, M]
+
+	// symmetric: the search stores the canonical representatives of
+	// states (Options.Symmetry, symmetry.go).
+	symmetric bool
+	// por: the search expands persistent sets (Options.POR, por.go).
+	por bool
 }
 
 // SpecOf is the spec that checks the properties of set (those a protocol

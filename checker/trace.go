@@ -16,12 +16,41 @@ import (
 func (sp *Spec[S, M]) rebuild(seen *fpSet, bad uint64, prop, why string) *Trace {
 	path := sp.pathTo(seen, key(bad))
 	r := newReplayer(sp)
+	// Under symmetry reduction the path holds representatives, and the
+	// run replayed reaches renamings of them: perm renames the world
+	// reached into the path's state (symmetry.go).
+	sym := sp.canonicaliser(r.sys)
+	var perm []model.NodeID
+	var renamed model.World[S, M]
+	var buf []byte
+	if sym != nil {
+		sym.Canonical(r.sys.Encode(nil, r.cur), r.cur)
+		perm = slices.Clone(sym.Perm())
+	}
 	for _, want := range path[1:] {
 		ok := r.step(func(a model.Action, next *model.World[S, M]) bool {
+			if sym != nil {
+				sym.Rename(next, perm, &renamed)
+				buf = sym.Canonical(r.sys.Encode(buf[:0], &renamed), &renamed)
+				return key(model.Fingerprint(buf)) == want
+			}
 			return key(r.sys.HashWorld(next)) == want
 		})
 		if !ok {
 			panic("checker: no action reproduces a recorded transition")
+		}
+		if sym != nil {
+			rho := sym.Perm()
+			for i := range perm {
+				perm[i] = rho[perm[i]]
+			}
+		}
+	}
+	if sym != nil {
+		// The run reached a renaming of the stored state: its own
+		// detail names its own nodes.
+		if p, w := sp.Violation(r.cur, r.sys.Actions(r.cur, nil)); p != "" {
+			prop, why = p, w
 		}
 	}
 	return r.trace(prop, why)

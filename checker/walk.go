@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -123,9 +124,18 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 	if walks == 0 {
 		walks = DefaultWalks
 	}
-	first, last := 0, walks
+	// first and last are positions among the walks this run makes: all,
+	// or a shard's (shard.go).
+	if opts.Walk != nil {
+		opts.Shard = nil // one walk, whoever's it is
+	}
+	sw := newShardWalks(opts.Shard)
+	first, last := 0, sw.before(walks)
 	if opts.Walk != nil {
 		first, last = *opts.Walk, *opts.Walk+1
+	}
+	if opts.Shard != nil {
+		rep.Shard = &ShardInfo{Index: opts.Shard.Index, Count: opts.Shard.Count, Walks: walks, Depth: depth, Exhaust: opts.Exhaust}
 	}
 	seen := newFPSet(false)
 	lastProg, every := start, opts.ProgressInterval
@@ -146,6 +156,7 @@ func (sp *Spec[S, M]) walk(opts Options) *Report {
 	results := make([]walkResult, walkBatch)
 	failing := uint64(0)
 	var best *failure
+	var shorter []*failure // a shard's failing walks shorter than all before
 walks:
 	for lo := first; lo < last; {
 		hi := min(last, (lo/walkBatch+1)*walkBatch)
@@ -160,7 +171,7 @@ walks:
 					if k >= hi || interrupt(&opts, start) != "" {
 						return
 					}
-					w.run(k, &results[k-lo])
+					w.run(sw.walk(k), &results[k-lo])
 					results[k-lo].done = true
 				}
 			}()
@@ -187,12 +198,17 @@ walks:
 			}
 			if f := res.fail; f != nil {
 				failing++
+				rep.countFailingWalk(len(f.path))
 				if best == nil || len(f.path) < len(best.path) {
 					best = f
+					shorter = append(shorter, f)
+				}
+				if opts.Shard != nil {
+					rep.Failures = append(rep.Failures, WalkFailure{Walk: f.walk, Steps: len(f.path), Property: f.property()})
 				}
 				if failing == 1 && !opts.Exhaust {
 					// Look a little further for a shorter failure, then stop.
-					last = min(last, k+1+ExtraWalks)
+					last = min(last, sw.before(f.walk+1+ExtraWalks))
 				}
 			}
 			rep.Walks++
@@ -208,17 +224,18 @@ walks:
 	if best != nil {
 		rep.FailingWalk = &best.walk
 		rep.ShrunkFrom = len(best.path)
-		rep.Counterexample = best.lasso
-		switch {
-		case best.prop != "" && stopped(&opts):
-			// Stopped: no time to shrink; the walk's own trace.
-			rp, err := sp.Replay(best.path)
-			if err != nil {
-				panic("checker: a walk does not replay: " + err.Error())
+		rep.Counterexample = sp.failureTrace(best, &opts)
+	}
+	if opts.Shard != nil {
+		// The traces MergeShards may need: every failing walk shorter
+		// than the shard's earlier ones (best is the last of them).
+		for _, f := range shorter {
+			tr := rep.Counterexample
+			if f != best {
+				tr = sp.failureTrace(f, &opts)
 			}
-			rep.Counterexample = rp.Trace
-		case best.prop != "":
-			rep.Counterexample = sp.shrunkTrace(best.path, best.prop)
+			j := slices.IndexFunc(rep.Failures, func(x WalkFailure) bool { return x.Walk == f.walk })
+			rep.Failures[j].Counterexample = tr
 		}
 	}
 	rep.States = seen.n
@@ -242,6 +259,31 @@ walks:
 	}
 	sp.fillCoverage(rep, cov, prem, premSeen)
 	return rep
+}
+
+// property is the property a failing walk violates.
+func (f *failure) property() string {
+	if f.lasso != nil {
+		return f.lasso.Property
+	}
+	return f.prop
+}
+
+// failureTrace is the trace of a failing walk: its lasso, or its path
+// shrunk (or as it is, when the search was stopped and has no time to
+// shrink).
+func (sp *Spec[S, M]) failureTrace(f *failure, opts *Options) *Trace {
+	switch {
+	case f.prop == "":
+		return f.lasso
+	case stopped(opts):
+		rp, err := sp.Replay(f.path)
+		if err != nil {
+			panic("checker: a walk does not replay: " + err.Error())
+		}
+		return rp.Trace
+	}
+	return sp.shrunkTrace(f.path, f.prop)
 }
 
 // walkBatch is how many walks the workers run before their results are

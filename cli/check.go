@@ -2,18 +2,21 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime/pprof"
 	"strings"
+	"time"
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/counterexamples"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols"
+	"github.com/coordcheck/coordcheck/viz"
 )
 
 // checkJSON is the one object `check -json` prints.
@@ -23,10 +26,16 @@ type checkJSON struct {
 	Network  string            `json:"network"`
 	Faults   string            `json:"faults"`
 	Mode     string            `json:"mode"`
+	// Identity names the system and the search (the protocol, its
+	// parameters, the configuration and the flags that shape the walks),
+	// so that merge combines only shards of one run.
+	Identity string `json:"identity"`
 	*checker.Report
 	ExitCode int `json:"exit_code"`
 }
 
+// cmdCheck is `coordcheck check`: its flags (checkFlags), the check they
+// configure (configure), the search (run) and the report (render).
 func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	name, rest := splitProtocol(args)
 	if name == "" {
@@ -40,115 +49,207 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if !ok {
 		return 0, usageError("%s", (&protocols.UnknownError{Name: name}).Error())
 	}
-
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	params := map[string]*string{}
-	for _, p := range entry.Params {
-		params[p.Name] = fs.String(p.Name, p.Default, p.Doc)
-	}
-	network := fs.String("network", "fifo", "network semantics: fifo, unordered")
-	faults := fs.String("faults", "none", "fault budget, e.g. crash=1,restart=1,drop=1,dup=1,partition=1")
-	timers := fs.String("timers", "default", "timer semantics: default, free, perfect")
-	ordering := fs.Bool("ordering", false, "track happened-before between requests and check that they are granted in that order")
-	appMsgs := fs.Int("app-msgs", 0, "application messages the workload may send between nodes (relate requests causally)")
-	mode := fs.String("mode", "bfs", "search: bfs (shortest counterexample), dfs, random, swarm")
-	seed := fs.Uint64("seed", 1, "random and swarm: the seed of every walk's stream")
-	walks := fs.Int("walks", checker.DefaultWalks, "random and swarm: the number of walks")
-	walk := fs.Int("walk", -1, "random and swarm: run only this walk (to replay it)")
-	maxStates := fs.Uint64("max-states", 0, "stop after this many distinct states (0: no bound)")
-	maxDepth := fs.Int("max-depth", 0, "do not expand states deeper than this (0: no bound)")
-	maxMem := fs.Uint64("max-memory", defaultMaxMemoryMB(), "stop when the search holds this many MB (default: 3/4 of the memory available at start)")
-	timeout := fs.Duration("timeout", 0, "stop after this long, e.g. 30s (0: no bound)")
-	exhaust := fs.Bool("exhaust", false, "keep going after a violation and count every violating state")
-	liveness := fs.Bool("liveness", true, "check liveness properties too (keeps the state graph in memory)")
-	skip := fs.String("skip", "", "comma-separated properties not to check")
-	out := fs.String("o", "", "write the counterexample to this file")
-	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here (default: next to -o FILE)")
-	history := fs.String("history", "", "write the client history of a linearizability violation here as Jepsen EDN, for lincheck -model kv")
-	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
-	strict := fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
-	workers := fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
-	var ckf checkpointFlags
-	fs.StringVar(&ckf.path, "checkpoint", "", "BFS: write the search state to this file now and then, and when stopped early")
-	fs.DurationVar(&ckf.every, "checkpoint-every", checker.DefaultCheckpointEvery, "how often to write -checkpoint")
-	fs.StringVar(&ckf.resume, "resume", "", "BFS: continue the search from this checkpoint file")
-	if err := fs.Parse(rest); err != nil {
+	f := newCheckFlags(entry)
+	if err := f.fs.Parse(rest); err != nil {
 		if err == flag.ErrHelp {
 			printCheckHelp(stdout, entry)
 			return 0, nil
 		}
-		return 0, usageError("check %s: %s", name, flagUsageErr(fs, err))
+		return 0, usageError("check %s: %s", name, flagUsageErr(f.fs, err))
 	}
-	if fs.NArg() > 0 {
-		return 0, usageError("check %s: unexpected argument %s", name, clip.Quote(fs.Arg(0)))
+	if f.fs.NArg() > 0 {
+		return 0, usageError("check %s: unexpected argument %s", name, clip.Quote(f.fs.Arg(0)))
 	}
-	if err := validateCheckValues(*walks, *walk, *maxDepth, *workers, *appMsgs, timeout.String(), *timeout < 0); err != nil {
+	c, err := f.configure(name, entry, stderr)
+	if err != nil {
 		return 0, err
 	}
-	var cfg model.Config
-	var err error
-	if cfg.Network, err = model.ParseNetwork(*network); err != nil {
-		return 0, usageError("%v", err)
+	rep, err := c.run(stderr)
+	if err != nil {
+		return 0, err
 	}
-	if cfg.Faults, err = model.ParseFaults(*faults); err != nil {
-		return 0, usageError("-faults: %v", err)
+	return c.render(rep, stdout, stderr)
+}
+
+// checkFlags are the flags of `check`: the protocol's parameters, then
+// the common ones.
+type checkFlags struct {
+	fs                       *flag.FlagSet
+	params                   map[string]*string
+	network, faults, timers  *string
+	ordering                 *bool
+	appMsgs                  *int
+	mode                     *string
+	seed                     *uint64
+	walks, walk              *int
+	shard                    *string
+	symmetry, por            *bool
+	maxStates                *uint64
+	maxDepth                 *int
+	maxMem                   *uint64
+	timeout                  *time.Duration
+	exhaust, liveness        *bool
+	skip, out, html, history *string
+	asJSON, strict           *bool
+	cpuProfile               *string
+	workers                  *int
+	ckf                      checkpointFlags
+}
+
+func newCheckFlags(entry protocols.Entry) *checkFlags {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	f := &checkFlags{fs: fs, params: map[string]*string{}}
+	for _, p := range entry.Params {
+		f.params[p.Name] = fs.String(p.Name, p.Default, p.Doc)
 	}
-	if cfg.Timers, err = model.ParseTimerMode(*timers); err != nil {
-		return 0, usageError("-timers: %v", err)
-	}
-	cfg.Ordering, cfg.AppMsgs = *ordering, *appMsgs
-	opts := checker.Options{MaxStates: *maxStates, MaxDepth: *maxDepth, MaxMemory: *maxMem << 20,
-		Timeout: *timeout, Exhaust: *exhaust, SkipLiveness: !*liveness, Workers: *workers}
-	if opts.Strategy, err = checker.ParseStrategy(*mode); err != nil {
-		return 0, usageError("%v", err)
-	}
-	opts.Seed, opts.Walks = *seed, *walks
-	if *walk >= 0 {
-		opts.Walk = walk
-	}
-	given := map[string]string{}
-	fs.Visit(func(f *flag.Flag) {
-		if _, ok := params[f.Name]; ok {
-			given[f.Name] = f.Value.String()
+	f.network = fs.String("network", "fifo", "network semantics: fifo, unordered")
+	f.faults = fs.String("faults", "none", "fault budget, e.g. crash=1,restart=1,drop=1,dup=1,partition=1")
+	f.timers = fs.String("timers", "default", "timer semantics: default, free, perfect")
+	f.ordering = fs.Bool("ordering", false, "track happened-before between requests and check that they are granted in that order")
+	f.appMsgs = fs.Int("app-msgs", 0, "application messages the workload may send between nodes (relate requests causally)")
+	f.mode = fs.String("mode", "bfs", "search: bfs (shortest counterexample), dfs, random, swarm")
+	f.seed = fs.Uint64("seed", 1, "random and swarm: the seed of every walk's stream")
+	f.walks = fs.Int("walks", checker.DefaultWalks, "random and swarm: the number of walks")
+	f.walk = fs.Int("walk", -1, "random and swarm: run only this walk (to replay it)")
+	f.shard = fs.String("shard", "", "random and swarm: run only shard i/n of the walks (walk k is shard k mod n; merge combines the -json reports)")
+	f.maxStates = fs.Uint64("max-states", 0, "stop after this many distinct states (0: no bound)")
+	f.maxDepth = fs.Int("max-depth", 0, "do not expand states deeper than this (0: no bound)")
+	f.maxMem = fs.Uint64("max-memory", defaultMaxMemoryMB(), "stop when the search holds this many MB (default: 3/4 of the memory available at start)")
+	f.timeout = fs.Duration("timeout", 0, "stop after this long, e.g. 30s (0: no bound)")
+	f.exhaust = fs.Bool("exhaust", false, "keep going after a violation and count every violating state")
+	f.liveness = fs.Bool("liveness", true, "check liveness properties too (keeps the state graph in memory)")
+	f.skip = fs.String("skip", "", "comma-separated properties not to check")
+	f.out = fs.String("o", "", "write the counterexample to this file")
+	f.html = fs.String("html", "", "write the counterexample's sequence diagram (or, without one, the report) here, one HTML file (default for a linearizability violation: next to -o FILE)")
+	f.history = fs.String("history", "", "write the client history of a linearizability violation here as Jepsen EDN, for lincheck -model kv")
+	f.asJSON = fs.Bool("json", false, "print one JSON object instead of text")
+	f.strict = fs.Bool("strict", false, "a pass with a warning (a fault that never fired, a property whose premise never held) is inconclusive: exit 3")
+	f.cpuProfile = fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
+	f.symmetry = fs.Bool("symmetry", false, "bfs and dfs: store one state per renaming of the protocol's interchangeable nodes (safety only)")
+	f.por = fs.Bool("por", false, "bfs and dfs: expand only a persistent set of actions in each state (deadlocks and terminal properties only)")
+	f.workers = fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
+	fs.StringVar(&f.ckf.path, "checkpoint", "", "BFS: write the search state to this file now and then, and when stopped early")
+	fs.DurationVar(&f.ckf.every, "checkpoint-every", checker.DefaultCheckpointEvery, "how often to write -checkpoint")
+	fs.StringVar(&f.ckf.resume, "resume", "", "BFS: continue the search from this checkpoint file")
+	return f
+}
+
+// setting is the check's configuration as the flags say it: the same
+// words a counterexample file's header holds, parsed by the same code.
+func (f *checkFlags) setting(name string) protocols.Setting {
+	st := protocols.Setting{Protocol: name, Params: map[string]string{}, Network: *f.network, Faults: *f.faults,
+		Timers: *f.timers, Ordering: *f.ordering, AppMsgs: *f.appMsgs}
+	f.fs.Visit(func(fl *flag.Flag) {
+		if _, ok := f.params[fl.Name]; ok {
+			st.Params[fl.Name] = fl.Value.String()
 		}
 	})
-	target, values, err := entry.BuildWith(given, cfg)
-	if err != nil {
-		return 0, usageError("%s: %v", name, err)
+	if *f.skip != "" {
+		st.Skip = strings.Split(*f.skip, ",")
 	}
-	var skipped []string
-	if *skip != "" {
-		skipped = strings.Split(*skip, ",")
-		if target, err = target.Without(skipped); err != nil {
-			return 0, usageError("-skip: %v", err)
+	return st
+}
+
+// settingError is a Setting's error as the command line says it, naming
+// the flag at fault.
+func settingError(name string, err error) error {
+	var se *protocols.SettingError
+	if !errors.As(err, &se) {
+		return usageError("%v", err)
+	}
+	switch se.Key {
+	case "faults", "timers", "skip":
+		return usageError("-%s: %v", se.Key, se.Err)
+	case "params":
+		return usageError("%s: %v", name, se.Err)
+	}
+	return usageError("%v", se.Err)
+}
+
+// checkRun is one configured check, ready to run.
+type checkRun struct {
+	*checkFlags
+	name    string
+	entry   protocols.Entry
+	cfg     model.Config
+	values  protocols.Values
+	skipped []string
+	target  checker.Target
+	opts    checker.Options
+	// identity names the system checked, for checkpoints and merge.
+	identity string
+}
+
+// configure turns the flags into a check: the setting (through the
+// registry), the search options, and every refusal of what cannot take
+// effect or could not be written, before the search.
+func (f *checkFlags) configure(name string, entry protocols.Entry, stderr io.Writer) (*checkRun, error) {
+	if err := validateCheckValues(*f.walks, *f.walk, *f.maxDepth, *f.workers, *f.appMsgs, f.timeout.String(), *f.timeout < 0); err != nil {
+		return nil, err
+	}
+	st := f.setting(name)
+	if _, err := st.Config(); err != nil { // the system's words first, then the mode, then the protocol's
+		return nil, settingError(name, err)
+	}
+	c := &checkRun{checkFlags: f, name: name, entry: entry, skipped: st.Skip}
+	c.opts = checker.Options{MaxStates: *f.maxStates, MaxDepth: *f.maxDepth, MaxMemory: *f.maxMem << 20,
+		Timeout: *f.timeout, Exhaust: *f.exhaust, SkipLiveness: !*f.liveness, Workers: *f.workers,
+		Symmetry: *f.symmetry, POR: *f.por}
+	var err error
+	if c.opts.Strategy, err = checker.ParseStrategy(*f.mode); err != nil {
+		return nil, usageError("%v", err)
+	}
+	c.opts.Seed, c.opts.Walks = *f.seed, *f.walks
+	if *f.walk >= 0 {
+		c.opts.Walk = f.walk
+	}
+	if *f.shard != "" {
+		sh, err := checker.ParseShard(*f.shard)
+		if err != nil {
+			return nil, usageError("-shard: %v", err)
 		}
+		c.opts.Shard = &sh
+	}
+	if c.target, c.values, c.cfg, err = st.Build(); err != nil {
+		return nil, settingError(name, err)
 	}
 	// Refuse what cannot take effect, and outputs that could not be
 	// written, before the search (validate.go).
-	if err := validateCheck(newCheckRequest(name, opts.Strategy, fs, target)); err != nil {
-		return 0, err
+	if err := validateCheck(newCheckRequest(name, c.opts.Strategy, f.fs, c.target)); err != nil {
+		return nil, err
 	}
-	for _, o := range []struct{ flag, path string }{{"o", *out}, {"html", *html}, {"history", *history}} {
+	for _, o := range []struct{ flag, path string }{{"o", *f.out}, {"html", *f.html}, {"history", *f.history}} {
 		if o.path != "" {
 			if err := checkWritable(o.flag, o.path); err != nil {
-				return 0, err
+				return nil, err
 			}
 		}
 	}
-
 	identity := fmt.Sprintf("%s %s network=%s faults=%s timers=%s ordering=%v app-msgs=%d skip=%s",
-		name, values, cfg.Network, cfg.Faults, cfg.Timers, cfg.Ordering, cfg.AppMsgs, *skip)
-	if err := ckf.apply(&opts, target, identity, stderr); err != nil {
-		return 0, usageError("%v", err)
+		name, c.values, c.cfg.Network, c.cfg.Faults, c.cfg.Timers, c.cfg.Ordering, c.cfg.AppMsgs, *f.skip)
+	if *f.symmetry {
+		identity += " symmetry=true" // a reduced search's states are representatives
 	}
+	if *f.por {
+		identity += " por=true" // a reduced search's states are some of all
+	}
+	c.identity = identity
+	if err := f.ckf.apply(&c.opts, c.target, identity, stderr); err != nil {
+		return nil, usageError("%v", err)
+	}
+	return c, nil
+}
 
+// run searches: within the memory budget, stopped by a signal, showing
+// progress on a terminal, profiled when asked.
+func (c *checkRun) run(stderr io.Writer) (*checker.Report, error) {
+	opts := c.opts
 	restore := memoryBudget(&opts)
 	defer restore()
-	if need := checker.MinMemory(target, opts); opts.MaxMemory > 0 && need+opts.MemoryReserve >= opts.MaxMemory {
-		return 0, usageError("-max-memory %d: too small: the search needs %.1f MB for its initial state and empty tables, and this process %.1f MB besides",
-			*maxMem, float64(need)/(1<<20), float64(opts.MemoryReserve)/(1<<20))
+	if need := checker.MinMemory(c.target, opts); opts.MaxMemory > 0 && need+opts.MemoryReserve >= opts.MaxMemory {
+		return nil, usageError("-max-memory %d: too small: the search needs %.1f MB for its initial state and empty tables, and this process %.1f MB besides",
+			*c.maxMem, float64(need)/(1<<20), float64(opts.MemoryReserve)/(1<<20))
 	}
 	stop, unlisten := stopOnSignal()
 	defer unlisten()
@@ -164,45 +265,56 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 				group(p.States), group(uint64(float64(p.States)/p.Elapsed.Seconds())), p.Depth, group(uint64(p.Frontier)))
 		}
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+	if *c.cpuProfile != "" {
+		f, err := os.Create(*c.cpuProfile)
 		if err != nil {
-			return 0, usageError("-cpuprofile: %v", err)
+			return nil, usageError("-cpuprofile: %v", err)
 		}
 		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {
-			return 0, usageError("-cpuprofile: %v", err)
+			return nil, usageError("-cpuprofile: %v", err)
 		}
 	}
+	// Reports drawn or printed as JSON carry the states of each BFS level.
+	recordLevels := func(*checker.Report) {}
+	if *c.html != "" || *c.asJSON {
+		recordLevels = checker.RecordLevels(&opts)
+	}
 	searchStarted()
-	rep := target.Check(opts)
-	if *cpuProfile != "" {
+	rep := c.target.Check(opts)
+	recordLevels(rep)
+	if *c.cpuProfile != "" {
 		pprof.StopCPUProfile()
 	}
 	if opts.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	if rep.Error != "" {
-		return 0, usageError("%s: %s", name, rep.Error)
+		return nil, usageError("%s: %s", c.name, rep.Error)
 	}
-	if *strict {
+	if *c.strict {
 		applyStrict(rep)
 	}
-	code := rep.Verdict.ExitCode()
-	if ckf.path != "" && rep.Liveness == "graph" {
+	if c.ckf.path != "" && rep.Liveness == "graph" {
 		fmt.Fprintln(stderr, "coordcheck: the state graph may have cycles, so the liveness check kept it and wrote no checkpoint once it started again (-liveness=false checkpoints throughout)")
 	}
+	return rep, nil
+}
 
+// render writes the counterexample file, then the report (text or JSON)
+// and the files that go with it, and returns the verdict's exit code.
+func (c *checkRun) render(rep *checker.Report, stdout, stderr io.Writer) (int, error) {
+	code := rep.Verdict.ExitCode()
 	// A file that cannot be written after all (checkWritable said it
 	// could) loses no verdict: the report is printed, the error follows
 	// on stderr, and the exit code stays the verdict's.
 	var lateErrs []string
 	written := false
-	if *out != "" && rep.Counterexample != nil {
-		f := counterexamples.FromTrace(name, values.Map(), cfg, rep.Counterexample)
-		f.Skip = skipped
-		if err := writeFileAtomic(*out, f.Write); err != nil {
-			lateErrs = append(lateErrs, fmt.Sprintf("writing %s: %v", *out, err))
+	if *c.out != "" && rep.Counterexample != nil {
+		f := counterexamples.FromTrace(c.name, c.values.Map(), c.cfg, rep.Counterexample)
+		f.Skip = c.skipped
+		if err := writeFileAtomic(*c.out, f.Write); err != nil {
+			lateErrs = append(lateErrs, fmt.Sprintf("writing %s: %v", *c.out, err))
 		} else {
 			written = true
 		}
@@ -212,43 +324,73 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			fmt.Fprintln(stderr, "coordcheck: "+clip.Line(e))
 		}
 	}()
-	if *asJSON {
+	if *c.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(checkJSON{name, values.Map(), cfg.Network.String(), cfg.Faults.String(), *mode, rep, code}); err != nil {
+		runID := fmt.Sprintf("%s mode=%s seed=%d walks=%d max-depth=%d liveness=%v exhaust=%v",
+			c.identity, *c.mode, *c.seed, *c.walks, *c.maxDepth, *c.liveness, *c.exhaust)
+		if err := enc.Encode(checkJSON{c.name, c.values.Map(), c.cfg.Network.String(), c.cfg.Faults.String(), *c.mode, runID, rep, code}); err != nil {
 			return 0, err
 		}
 		return code, nil
 	}
-	fmt.Fprintf(stdout, "coordcheck check %s %s  network=%s faults=%s mode=%s\n", name, values, cfg.Network, cfg.Faults, *mode)
+	fmt.Fprintf(stdout, "coordcheck check %s %s  network=%s faults=%s mode=%s\n", c.name, c.values, c.cfg.Network, c.cfg.Faults, *c.mode)
 	fmt.Fprintf(stdout, "properties: %s\n", strings.Join(rep.Properties, ", "))
 	if rep.Counterexample != nil {
 		fmt.Fprintln(stdout)
 		printTrace(stdout, rep.Counterexample)
 	}
 	fmt.Fprintln(stdout)
-	printSummary(stdout, rep, *exhaust)
+	printSummary(stdout, rep, *c.exhaust)
 	if rep.FailingWalk != nil {
 		depth := ""
-		if *maxDepth > 0 {
-			depth = fmt.Sprintf(" -max-depth %d", *maxDepth)
+		if *c.maxDepth > 0 {
+			depth = fmt.Sprintf(" -max-depth %d", *c.maxDepth)
 		}
-		if !*liveness {
+		if !*c.liveness {
 			depth += " -liveness=false"
 		}
-		if *skip != "" {
-			depth += " -skip " + *skip
+		if *c.skip != "" {
+			depth += " -skip " + *c.skip
 		}
 		fmt.Fprintf(stdout, "failing walk %d: %d steps, shrunk to %d; replay it with:\n  coordcheck check %s%s -mode %s -seed %d -walk %d%s\n",
-			*rep.FailingWalk, rep.ShrunkFrom, len(rep.Counterexample.Steps), name, flagsOf(values, entry, cfg), *mode, *seed, *rep.FailingWalk, depth)
+			*rep.FailingWalk, rep.ShrunkFrom, len(rep.Counterexample.Steps), c.name, flagsOf(c.values, c.entry, c.cfg), *c.mode, *c.seed, *rep.FailingWalk, depth)
 	}
 	if written {
-		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *out, *out)
+		fmt.Fprintf(stdout, "counterexample written to %s (replay: coordcheck replay %s)\n", *c.out, *c.out)
 	}
-	if err := writeVisualization(stdout, rep.Counterexample, *html, *out); err != nil {
+	f := counterexamples.FromTrace(c.name, c.values.Map(), c.cfg, &checker.Trace{})
+	f.Skip = c.skipped
+	title := counterexamples.Title(f)
+	var summary strings.Builder
+	printSummary(&summary, rep, *c.exhaust)
+	// The page's counts, without times or memory: the same check draws
+	// the same page.
+	counts := fmt.Sprintf("states %s  transitions %s  depth %d", group(rep.States), group(rep.Transitions), rep.Depth)
+	if rep.Walks > 0 {
+		counts = fmt.Sprintf("walks %s  steps %s  distinct states seen %s  max depth %d  seed %d",
+			group(rep.Walks), group(rep.Transitions), group(rep.States), rep.Depth, rep.Seed)
+	}
+	if rep.Counterexample == nil && *c.html != "" {
+		err := writeFileAtomic(*c.html, func(w io.Writer) error {
+			return viz.WriteReportHTML(w, title, lastLine(summary.String()), counts, rep)
+		})
+		if err != nil {
+			lateErrs = append(lateErrs, fmt.Sprintf("writing the report: %v", err))
+		} else {
+			fmt.Fprintf(stdout, "report written to %s\n", *c.html)
+		}
+	}
+	if err := writeVisualization(stdout, func() (*viz.Diagram, error) {
+		d, err := viz.New(c.target, title, rep.Counterexample)
+		if err == nil {
+			d.Summary, d.Charts = counts, viz.SearchCharts(rep)
+		}
+		return d, err
+	}, rep.Counterexample, *c.html, *c.out); err != nil {
 		lateErrs = append(lateErrs, fmt.Sprintf("writing the visualization: %v", err))
 	}
-	if err := writeHistory(stdout, rep.Counterexample, *history); err != nil {
+	if err := writeHistory(stdout, rep.Counterexample, *c.history); err != nil {
 		lateErrs = append(lateErrs, fmt.Sprintf("writing the history: %v", err))
 	}
 	return code, nil
@@ -321,6 +463,9 @@ search flags:
                        random (random walks), swarm (walks with varied biases)
   -seed S -walks N     random and swarm: seed and number of walks (default 1, 10000)
   -walk K              random and swarm: run only walk K (replays a failing walk)
+  -shard I/N           random and swarm: run only the walks k with k mod N = I
+                       (0 <= I < N); 'coordcheck merge' combines the N shards'
+                       -json reports into the unsharded run's verdict
   -network fifo|unordered
                        channel semantics (default fifo: reliable, FIFO per link)
   -faults SPEC         fault budget per execution (default none), comma-separated:
@@ -342,13 +487,22 @@ search flags:
   -liveness=false      check safety only (liveness keeps the whole state graph)
   -skip P,Q            do not check these properties (to reach the one behind them)
   -o FILE              write the counterexample file
-  -html FILE           write porcupine's visualization of a linearizability
-                       violation (default: FILE.html next to -o FILE)
+  -html FILE           write the counterexample as a sequence diagram: one
+                       self-contained HTML file (a linearizability violation's
+                       carries porcupine's view of the history; default for
+                       one: FILE.html next to -o FILE); without one, the
+                       report; both with the states per BFS level (-workers 2+)
   -history FILE        write the client history of a linearizability
                        violation as Jepsen EDN, which lincheck -model kv reads
   -json                print one JSON object (verdict, counts, coverage, timing, trace)
   -strict              a pass with a warning (a configured fault that never fired,
                        a property whose premise never held) exits 3, inconclusive
+  -symmetry            bfs and dfs: store one state per renaming of the protocol's
+                       interchangeable nodes (e.g. centralized's clients); safety
+                       only (-liveness=false); refused where it would be unsound
+  -por                 bfs and dfs: expand only a persistent set of actions (one
+                       node's, that nothing else can interfere with) in each
+                       state; checks deadlocks and terminal properties only
   -workers N           goroutines to search on, for BFS, random and swarm
                        (default 0: one per core); any number gives the same result
   -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)
@@ -405,4 +559,10 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// lastLine is the last line of a printed summary: its verdict.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s[strings.LastIndex(s, "\n")+1:]
 }

@@ -1,5 +1,5 @@
 // Package cli is coordcheck's command line as a library: Main runs one
-// command (list, check, replay, costs, lincheck, run) on the protocols of
+// command (list, check, replay, costs, lincheck, run, explore) on the protocols of
 // the registry (package protocols), with the flags, files and exit codes
 // of DESIGN.md. Command coordcheck is Main on the shipped protocols; a
 // user's own main registers their protocols first (protocols.Register)
@@ -44,6 +44,8 @@ usage:
   coordcheck costs FAMILY [flags]      measure message counts and delays beside the notes' formulas
   coordcheck lincheck [flags] FILE     check a recorded Jepsen history for linearizability
   coordcheck run PROTOCOL [flags]      run a protocol for real (TCP on 127.0.0.1), with faults, and judge what happened
+  coordcheck explore PROTOCOL [flags]  walk the state space by hand in a web page served on 127.0.0.1
+  coordcheck merge [-json] FILE...     combine the shards' check -json reports (check -shard i/n) into one verdict
 
 Run 'coordcheck COMMAND -h' for the flags of a command.
 Exit codes: 0 pass, 1 violated, 2 bad usage or input, 3 inconclusive (bound reached).
@@ -74,11 +76,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdLincheck(args[1:], stdout)
 	case "run":
 		code, err = cmdRun(args[1:], stdout, stderr)
+	case "explore":
+		code, err = cmdExplore(args[1:], stdout)
+	case "merge":
+		code, err = cmdMerge(args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usageError("unknown command %s (valid: list, check, replay, costs, lincheck, run)", clip.Quote(args[0]))
+		err = usageError("unknown command %s (valid: list, check, replay, costs, lincheck, run, explore, merge)", clip.Quote(args[0]))
 	}
 	if err != nil {
 		// One line of readable length, whatever the input quoted in it.

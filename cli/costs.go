@@ -9,6 +9,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/protocols"
+	"github.com/coordcheck/coordcheck/viz"
 )
 
 // costsJSON is one protocol's table in `costs -json`.
@@ -18,7 +19,7 @@ type costsJSON struct {
 	Rows     []protocols.CostRow `json:"rows"`
 }
 
-const costsHelp = `usage: coordcheck costs FAMILY [-n N] [-protocol NAME] [-json]
+const costsHelp = `usage: coordcheck costs FAMILY [-n N] [-protocol NAME] [-json] [-html FILE]
 
 Measures each protocol's message counts and delays by running it, beside the notes' formulas.
 
@@ -26,6 +27,8 @@ flags:
   -n N           number of processes, 2 to 16 (default 5)
   -protocol P    only this protocol of the family
   -json          print JSON
+  -html FILE     also draw every figure against N, from 3 to -n (at least 8),
+                 beside the formula's curve: one self-contained HTML file
 `
 
 func cmdCosts(args []string, stdout io.Writer) (int, error) {
@@ -57,6 +60,7 @@ func cmdCosts(args []string, stdout io.Writer) (int, error) {
 	n := fs.Int("n", 5, "number of processes")
 	asJSON := fs.Bool("json", false, "print JSON")
 	only := fs.String("protocol", "", "only this protocol")
+	html := fs.String("html", "", "draw the figures against N into this HTML file")
 	if err := fs.Parse(args[1:]); err != nil {
 		if err == flag.ErrHelp {
 			fmt.Fprintf(stdout, "%s\nfamilies: %s\n", costsHelp, strings.Join(names, ", "))
@@ -80,6 +84,19 @@ func cmdCosts(args []string, stdout io.Writer) (int, error) {
 	}
 	if len(tables) == 0 {
 		return 0, usageError("costs: no protocol %s in family %s", clip.Quote(*only), family)
+	}
+	if *html != "" {
+		if err := checkWritable("html", *html); err != nil {
+			return 0, err
+		}
+		samples, err := costSamples(family, *only, max(*n, 8))
+		if err != nil {
+			return 0, err
+		}
+		if err := writeFileAtomic(*html, func(w io.Writer) error { return viz.WriteCostsHTML(w, family, samples) }); err != nil {
+			return 0, usageError("writing %s: %v", *html, err)
+		}
+		defer fmt.Fprintf(stdout, "plots of the %s costs against N written to %s\n", family, *html)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -116,4 +133,29 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// costSamples measures the family's protocols (or only one) for N = 3 to
+// top, keeping the figures that have a number and a formula's value.
+func costSamples(family, only string, top int) ([]viz.CostSample, error) {
+	var samples []viz.CostSample
+	for _, e := range protocols.All() {
+		if e.Family != family || e.Costs == nil || (only != "" && e.Name != only) {
+			continue
+		}
+		for n := 3; n <= top; n++ {
+			rows, err := e.Costs(n)
+			if err != nil {
+				return nil, usageError("costs %s -n %d: %v", e.Name, n, err)
+			}
+			sm := viz.CostSample{Protocol: e.Name, N: n}
+			for _, r := range rows {
+				if m, f, ok := viz.ParseCost(r.Measured, r.Formula); ok {
+					sm.Rows = append(sm.Rows, viz.CostRow{Metric: r.Metric, Measured: m, Formula: f})
+				}
+			}
+			samples = append(samples, sm)
+		}
+	}
+	return samples, nil
 }

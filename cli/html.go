@@ -3,32 +3,40 @@ package cli
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/invariants/linearizability"
+	"github.com/coordcheck/coordcheck/viz"
 )
 
-// htmlTimeout bounds porcupine when it draws a visualization.
-const htmlTimeout = 30 * time.Second
-
-// writeVisualization writes porcupine's HTML visualization of a
-// linearizability violation to path (the explicit -html path, or else
-// next to the counterexample file). It does nothing for other properties.
-func writeVisualization(stdout io.Writer, tr *checker.Trace, path, cexPath string) error {
-	if tr == nil || tr.Property != linearizability.PropertyName {
-		return nil
-	}
-	if path == "" && cexPath != "" {
+// writeVisualization writes the sequence diagram of counterexample tr
+// (package viz) to path: the explicit -html path or, for a
+// linearizability violation, next to the counterexample file cexPath, as
+// before the diagrams existed. A linearizability violation's diagram
+// carries porcupine's view of the history. Nothing is written without a
+// counterexample.
+func writeVisualization(stdout io.Writer, diagram func() (*viz.Diagram, error), tr *checker.Trace, path, cexPath string) error {
+	if path == "" && cexPath != "" && tr != nil && tr.Property == linearizability.PropertyName {
 		path = cexPath + ".html"
 	}
 	if path == "" {
 		return nil
 	}
-	if err := writeFileAtomic(path, func(w io.Writer) error { return linearizability.VisualizeTrace(w, tr.History, htmlTimeout) }); err != nil {
+	if tr == nil { // the report instead (check)
+		return nil
+	}
+	d, err := diagram()
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "visualization of the history written to %s\n", path)
+	if err := writeFileAtomic(path, d.WriteHTML); err != nil {
+		return err
+	}
+	if d.History != "" {
+		fmt.Fprintf(stdout, "sequence diagram and visualization of the history written to %s\n", path)
+	} else {
+		fmt.Fprintf(stdout, "sequence diagram written to %s\n", path)
+	}
 	return nil
 }
 

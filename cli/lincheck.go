@@ -196,6 +196,7 @@ func judgeHistory[S, I, O any](lc lincheck, m linearizability.Model[S, I, O], de
 		res = &linearizability.Result{Verdict: linearizability.Unknown, Model: m.Name, Operations: len(h.Ops), Elapsed: time.Since(start)}
 	}
 	code := res.Verdict.ExitCode()
+	res.NameClients(linearizability.ProcessNames(h.Processes))
 
 	out := lincheckJSON{File: path, Result: res, Processes: len(h.Processes), Failed: h.Failed,
 		Indeterminate: h.Indeterminate, TimeoutNS: int64(lc.timeout), Interrupted: !finished, ExitCode: code}
@@ -217,6 +218,9 @@ func judgeHistory[S, I, O any](lc lincheck, m linearizability.Model[S, I, O], de
 				return minimal{j, r}
 			})
 			out.Minimal, minRes, out.Interrupted = mn.j, mn.r, !finished
+			if minRes != nil {
+				minRes.NameClients(linearizability.ProcessNames(h.Processes))
+			}
 		}
 	}
 	prog.stop()

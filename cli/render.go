@@ -22,6 +22,12 @@ func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 			group(rep.States), group(rep.Transitions), rep.Depth, rep.Elapsed.Seconds(),
 			group(uint64(rep.StatesPerSecond)), float64(max(rep.PeakBytes, rep.TableBytes+rep.FrontierBytes))/(1<<20), rep.BytesPerState())
 	}
+	if rep.POR {
+		fmt.Fprintln(w, "partial-order reduction: one persistent set of actions expanded per state (every terminal state kept, at its shortest depth)")
+	}
+	if rep.Symmetry > 0 {
+		fmt.Fprintf(w, "symmetry: %d interchangeable nodes (one state stored per renaming of them)\n", rep.Symmetry)
+	}
 	switch rep.Liveness {
 	case "acyclic":
 		fmt.Fprintln(w, "liveness: the state graph has no cycle, so only a terminal state can leave a process waiting; none was kept")

@@ -10,16 +10,17 @@ import (
 
 	"github.com/coordcheck/coordcheck/counterexamples"
 	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/viz"
 )
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
-	html := fs.String("html", "", "write porcupine's visualization of a linearizability violation here")
+	html := fs.String("html", "", "write the replayed counterexample's sequence diagram here, one HTML file")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
-			fmt.Fprintln(stdout, "usage: coordcheck replay [-json] [-html OUT.html] FILE\n\nReplays a counterexample file by value and reports whether its violation still occurs.\nexit codes: 1 the violation occurs, 0 no property is violated at the end, 2 bad file or a step no longer applies")
+			fmt.Fprintln(stdout, "usage: coordcheck replay [-json] [-html OUT.html] FILE\n\nReplays a counterexample file by value and reports whether its violation still occurs;\n-html writes it as a sequence diagram (one self-contained HTML file).\nexit codes: 1 the violation occurs, 0 no property is violated at the end, 2 bad file or a step no longer applies")
 			return 0, nil
 		}
 		return 0, usageError("replay: %s", flagErr(err))
@@ -37,7 +38,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usageError("%s: %v", path, err)
 	}
-	if err := validateReplay(*html, path, f.Property); err != nil {
+	if err := validateReplay(*html); err != nil {
 		return 0, err
 	}
 	res, err := counterexamples.Replay(f)
@@ -76,7 +77,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	default:
 		fmt.Fprintf(stdout, "not reproduced: no property is violated after the replay (the file records %s)\n", f.Property)
 	}
-	if err := writeVisualization(stdout, res.Trace, *html, ""); err != nil {
+	if err := writeVisualization(stdout, func() (*viz.Diagram, error) { return counterexamples.Diagram(f, res.Trace) }, res.Trace, *html, ""); err != nil {
 		return 0, usageError("writing the visualization: %v", err)
 	}
 	return code, nil

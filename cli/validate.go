@@ -51,6 +51,9 @@ var checkFlagRules = []flagRule{
 		return r.unlessGiven("walk", "only that walk runs")
 	}},
 	{flag: "walk", modes: walkModes},
+	{flag: "shard", modes: walkModes, needs: func(r *checkRequest) string {
+		return r.unlessGiven("walk", "only that walk runs")
+	}},
 	{flag: "exhaust", needs: func(r *checkRequest) string {
 		return r.unlessGiven("walk", "one walk runs and stops at its violation")
 	}},
@@ -72,12 +75,10 @@ var checkFlagRules = []flagRule{
 		return ""
 	}},
 	{flag: "resume", modes: []checker.Strategy{checker.BFS}},
-	{flag: "html", needs: func(r *checkRequest) string {
-		if !slices.Contains(r.properties, linearizability.PropertyName) {
-			return fmt.Sprintf("%s does not check %s, so there is no history to draw", r.protocol, linearizability.PropertyName)
-		}
-		return ""
-	}},
+	// The checker refuses the rest (checker/symmetry.go): liveness, a
+	// property not declared symmetric, what the model cannot rename.
+	{flag: "symmetry", modes: []checker.Strategy{checker.BFS, checker.DFS}},
+	{flag: "por", modes: []checker.Strategy{checker.BFS, checker.DFS}},
 	{flag: "history", needs: func(r *checkRequest) string {
 		if !slices.Contains(r.properties, linearizability.PropertyName) {
 			return fmt.Sprintf("%s does not check %s, so there is no client history to write", r.protocol, linearizability.PropertyName)
@@ -198,16 +199,10 @@ func checkWritable(flagName, path string) error {
 	return nil
 }
 
-// validateReplay refuses a replay's -html that cannot take effect (the
-// file records no linearizability violation, so there is no history to
-// draw) or could not be written.
-func validateReplay(html, path, property string) error {
+// validateReplay refuses a replay's -html that could not be written.
+func validateReplay(html string) error {
 	if html == "" {
 		return nil
-	}
-	if property != linearizability.PropertyName {
-		return usageError("-html %s has no effect: %s records a violation of %s, not %s, so there is no history to draw",
-			html, path, clip.String(property), linearizability.PropertyName)
 	}
 	return checkWritable("html", html)
 }

@@ -56,12 +56,8 @@ func TestRefuseWhatCannotTakeEffect(t *testing.T) {
 			"zklock: ordering has no effect: the protocol checks no happened-before-order property"},
 		{[]string{"check", "ricartagrawala", "-n", "9", "-ordering"},
 			"ricartagrawala: ordering tracks at most 8 nodes, not 9"},
-		{[]string{"check", "ricartagrawala", "-html", filepath.Join(dir, "x.html")},
-			"-html " + filepath.Join(dir, "x.html") + " has no effect: ricartagrawala does not check linearizability, so there is no history to draw"},
 		{[]string{"check", "coordination", "-liveness=false"},
 			"-liveness=false has no effect: coordination checks no liveness property (it checks zab-agreement, linearizability, no-deadlock)"},
-		{[]string{"replay", "-html", filepath.Join(dir, "x.html"), badNode},
-			"-html " + filepath.Join(dir, "x.html") + " has no effect: " + badNode + " records a violation of election-safety, not linearizability, so there is no history to draw"},
 		// Flags the mode ignores.
 		{[]string{"check", "ricartagrawala", "-walk", "5"},
 			"-walk 5 has no effect under -mode bfs (it applies to -mode random, swarm)"},

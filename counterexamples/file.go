@@ -37,25 +37,18 @@ import (
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols"
 )
 
 // Magic is the first line of every file of this version.
 const Magic = "# coordcheck counterexample v1"
 
-// File is a parsed counterexample.
+// File is a parsed counterexample. Its header is the check's Setting
+// (protocol, parameters, network, faults, timers, causality options and
+// skipped properties), parsed by the same code as the command line's
+// flags.
 type File struct {
-	Protocol string
-	Params   map[string]string
-	Network  string
-	// Faults is the fault budget ("none", "crash=1,restart=1") and Timers
-	// the timer semantics ("default", "free", "perfect").
-	Faults string
-	Timers string
-	// Ordering and AppMsgs are the causality options (model.Config).
-	Ordering bool
-	AppMsgs  int
-	// Skip names the properties the check did not judge (-skip).
-	Skip     []string
+	protocols.Setting
 	Property string
 	// Actions are the action lines, and ActionLines their 1-based line
 	// numbers in the file (zero for a File not read from text).
@@ -73,10 +66,9 @@ type File struct {
 // FromTrace makes the file of a counterexample found by a check of
 // protocol with params under cfg.
 func FromTrace(protocol string, params map[string]string, cfg model.Config, tr *checker.Trace) *File {
-	f := &File{Protocol: protocol, Params: params, Network: cfg.Network.String(),
-		Faults: cfg.Faults.String(), Timers: cfg.Timers.String(), Property: tr.Property,
-		Ordering: cfg.Ordering, AppMsgs: cfg.AppMsgs,
-		Final: tr.Final, Detail: tr.Detail}
+	f := &File{Setting: protocols.Setting{Protocol: protocol, Params: params, Network: cfg.Network.String(),
+		Faults: cfg.Faults.String(), Timers: cfg.Timers.String(), Ordering: cfg.Ordering, AppMsgs: cfg.AppMsgs},
+		Property: tr.Property, Final: tr.Final, Detail: tr.Detail}
 	for _, s := range tr.Steps {
 		f.Actions = append(f.Actions, s.Action)
 	}
@@ -164,7 +156,7 @@ func (e *SyntaxError) Error() string {
 func Parse(r io.Reader) (*File, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	f := &File{Params: map[string]string{}}
+	f := &File{Setting: protocols.Setting{Params: map[string]string{}}}
 	n := 0
 	seen := map[string]bool{}
 	steps := -1

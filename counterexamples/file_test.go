@@ -14,9 +14,11 @@ import (
 
 func sample() *File {
 	return &File{
-		Protocol: "ricartagrawala",
-		Params:   map[string]string{"n": "2", "rounds": "1"},
-		Network:  "fifo",
+		Setting: protocols.Setting{
+			Protocol: "ricartagrawala",
+			Params:   map[string]string{"n": "2", "rounds": "1"},
+			Network:  "fifo",
+		},
 		Property: "no-deadlock",
 		Actions:  []string{"input p0 request", "deliver p0->p1 REQ(ts=1)"},
 		Final:    []string{"p0  WANTED", "net  (empty)"},

@@ -7,8 +7,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/clip"
-	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/protocols"
 )
 
 // Result is the outcome of replaying a file.
@@ -40,36 +38,11 @@ func (e *LineError) Error() string {
 	return fmt.Sprintf("line %d: %s no longer applies; enabled there: %v", e.Line, clip.Quote(e.Action), e.Enabled)
 }
 
-// Target builds the system a file records, through the registry.
+// Target builds the system a file records, through the registry
+// (protocols.Setting.Build, as the command line's check does).
 func Target(f *File) (checker.Target, error) {
-	e, ok := protocols.Lookup(f.Protocol)
-	if !ok {
-		return nil, &protocols.UnknownError{Name: f.Protocol}
-	}
-	cfg, err := f.Config()
-	if err != nil {
-		return nil, err
-	}
-	t, _, err := e.BuildWith(f.Params, cfg)
-	if err != nil || len(f.Skip) == 0 {
-		return t, err
-	}
-	return t.Without(f.Skip)
-}
-
-// Config is the system configuration the file records.
-func (f *File) Config() (model.Config, error) {
-	var cfg model.Config
-	var err error
-	if cfg.Network, err = model.ParseNetwork(f.Network); err != nil {
-		return cfg, err
-	}
-	if cfg.Faults, err = model.ParseFaults(f.Faults); err != nil {
-		return cfg, err
-	}
-	cfg.Timers, err = model.ParseTimerMode(f.Timers)
-	cfg.Ordering, cfg.AppMsgs = f.Ordering, f.AppMsgs
-	return cfg, err
+	t, _, _, err := f.Build()
+	return t, err
 }
 
 // Replay rebuilds the system of f and applies its actions by value. An

@@ -24,7 +24,7 @@ package invariants
 // with mcastParams and mcastWorkload and builds its spec with mcastSpec(p,
 // cfg, v, views, pkg.Properties): views says that it outputs ViewRecords
 // (only then may -props ask view-synchrony).
-// Its costs (protocols/multicastcosts.go) run it with multicast.Measure on
+// Its costs (protocols/multicastcosts.go) run it with costs.Multicast on
 // an mcastScenario and lay each figure beside a formula with mcastRow.
 // protocols/multicast holds the shared pieces: MsgID, the Workload, the
 // Transmission of a multicast one destination per step, the Receiver

@@ -55,6 +55,8 @@ func MutualExclusion[S, M any](cs CriticalSection[S]) property.Invariant[S, M] {
 			}
 			return false
 		},
+		// It counts the nodes in the critical section, naming none.
+		Symmetric: true,
 	}
 }
 

@@ -3,6 +3,9 @@ package model
 import (
 	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
+	"unicode"
 	"unsafe"
 )
 
@@ -117,19 +120,30 @@ func mustCodecOf[S, M any](p Protocol[S, M]) Codec[S, M] {
 func (sys *System[S, M]) Codec() Codec[S, M] { return sys.codec }
 
 // FormatState is the text of node self's state s: the protocol's
-// FormatState, or s's %+v.
+// FormatState, or else formatValue(s).
 func (sys *System[S, M]) FormatState(self NodeID, s S) string {
 	if f, ok := sys.P.(StateFormatter[S]); ok {
 		return f.FormatState(self, s)
 	}
-	return fmt.Sprintf("%+v", s)
+	return formatValue(s)
 }
 
-// FormatMsg is the text of message m: the protocol's FormatMsg, or m's
-// %+v.
+// FormatMsg is the text of message m: the protocol's FormatMsg, or else
+// formatValue(m).
 func (sys *System[S, M]) FormatMsg(m M) string {
 	if f, ok := sys.P.(MsgFormatter[M]); ok {
 		return f.FormatMsg(m)
 	}
-	return fmt.Sprintf("%+v", m)
+	return formatValue(m)
+}
+
+// formatValue is the default text of a state or a message: its %+v
+// ("{Kind:1 TS:3}"), quoted when that holds a line break or another
+// control character, which a trace line or a counterexample file cannot.
+func formatValue(v any) string {
+	s := fmt.Sprintf("%+v", v)
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
 }

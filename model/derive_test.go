@@ -279,3 +279,28 @@ func FuzzDerivedDecode(f *testing.F) {
 		require.Equal(t, enc, c.AppendState(nil, again))
 	})
 }
+
+// Without a FormatState or FormatMsg, a state and a message print as their
+// %+v, on one line.
+func TestDefaultFormat(t *testing.T) {
+	sys := model.MustNewSystem[point, note](textProto{}, model.Config{})
+	require.Equal(t, "{X:-1 Y:2}", sys.FormatState(0, point{-1, 2}))
+	require.Equal(t, "{Kind:1 Text:ok}", sys.FormatMsg(note{1, "ok"}))
+	require.Equal(t, `"{Kind:1 Text:two\nlines}"`, sys.FormatMsg(note{1, "two\nlines"}))
+}
+
+// textProto is a protocol with no codec and no text of its own.
+type (
+	textProto struct{}
+	note      struct {
+		Kind uint8
+		Text string
+	}
+)
+
+func (textProto) Nodes() int                                                    { return 1 }
+func (textProto) Init(model.NodeID, *model.Out[note]) point                     { return point{} }
+func (textProto) Inputs(_ model.NodeID, _ point, d []model.Input) []model.Input { return d }
+func (textProto) Step(_ model.NodeID, s point, _ model.Event[note], _ *model.Out[note]) point {
+	return s
+}

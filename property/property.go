@@ -53,6 +53,17 @@ func (v Verdict) ExitCode() int {
 // MarshalText writes the verdict's word, for JSON.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
+// UnmarshalText reads the verdict's word, for reports read back (merge).
+func (v *Verdict) UnmarshalText(b []byte) error {
+	for _, w := range []Verdict{Pass, Violated, Inconclusive} {
+		if string(b) == w.String() {
+			*v = w
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown verdict %q", b)
+}
+
 // Invariant is an Always property: Holds must be true in every reachable
 // world. When it is false, the string says why ("p0 and p2 are both in
 // the critical section").
@@ -76,6 +87,11 @@ type Invariant[S, M any] struct {
 	// effects.
 	Premise    func(w *model.World[S, M]) bool
 	PremiseDoc string
+	// Symmetric declares that Holds (or Judge) gives the same verdict on
+	// worlds that differ by a renaming of the protocol's interchangeable
+	// nodes (model.Symmetric): the property singles out no such node.
+	// Symmetry reduction checks only symmetric properties.
+	Symmetric bool
 }
 
 // Liveness is a property checked on the cycles of the state graph, not only

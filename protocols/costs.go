@@ -3,9 +3,9 @@ package protocols
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 // CostRow is one line of a protocol's cost table: a metric, the figure the
@@ -29,8 +29,8 @@ type formula struct {
 
 func exact(text string, v int) formula { return formula{text: text, min: v, max: v} }
 
-func (f formula) row(metric string, got mutex.Range) CostRow {
-	want := mutex.Range{Min: f.min, Max: f.max}
+func (f formula) row(metric string, got costs.Range) CostRow {
+	want := costs.Range{Min: f.min, Max: f.max}
 	r := CostRow{Metric: metric, Measured: got.String(), Formula: fmt.Sprintf("%s = %s", f.text, want), Matches: got == want}
 	if !r.Matches {
 		r.Note = f.note
@@ -57,7 +57,7 @@ func mutexCosts[S, M any, P mutexProtocol[S, M]](p P, f mutexFormulas) ([]CostRo
 	if err != nil {
 		return nil, err
 	}
-	c, err := mutex.Measure(sys, p)
+	c, err := costs.Mutex(sys, p)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/protocols/bully"
-	"github.com/coordcheck/coordcheck/protocols/election"
 	"github.com/coordcheck/coordcheck/protocols/ringelection"
 )
 
@@ -13,7 +13,7 @@ import (
 // formula: the figure, who started the run, the formula as the notes
 // write it and its value for the size at hand; note says why they differ,
 // when they do.
-func costRow(metric string, got int, r election.Run, detail, text string, want int, note string) CostRow {
+func costRow(metric string, got int, r costs.ElectionRun, detail, text string, want int, note string) CostRow {
 	m := fmt.Sprintf("%d (%s starts", got, r.Initiator)
 	if detail != "" {
 		m += ": " + detail
@@ -27,7 +27,7 @@ func costRow(metric string, got int, r election.Run, detail, text string, want i
 
 // breakdown lists the messages of r by kind: "6 ELECTION, 6 OK, 3 COORD";
 // lost ones are named apart.
-func breakdown(r election.Run) string {
+func breakdown(r costs.ElectionRun) string {
 	var parts []string
 	for _, k := range r.Kinds {
 		if k.Sent > 0 {
@@ -45,7 +45,7 @@ func breakdown(r election.Run) string {
 // election with every process up. Messages "received" are those that
 // reach a live process; an ELECTION to the crashed coordinator is lost.
 func bullyCosts(n int) ([]CostRow, error) {
-	c, err := bully.Measure(n)
+	c, err := costs.Bully(n)
 	if err != nil {
 		return nil, err
 	}
@@ -80,11 +80,11 @@ func bullyCosts(n int) ([]CostRow, error) {
 // answered by the successor that takes it: this model's way to poll
 // successors until one responds) show in the breakdown.
 func ringCosts(n int, v ringelection.Variant) ([]CostRow, error) {
-	c, err := ringelection.Measure(n, v)
+	c, err := costs.Ring(n, v)
 	if err != nil {
 		return nil, err
 	}
-	b, w, counted := c.Best, c.Worst, ringelection.Counted
+	b, w, counted := c.Best, c.Worst, costs.RingCounted
 	if v == ringelection.Enhanced {
 		return []CostRow{
 			costRow("messages, any initiator (least)", b.Sent(counted...), b, breakdown(b),

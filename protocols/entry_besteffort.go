@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/besteffort"
@@ -28,12 +29,12 @@ func init() {
 // is never repaired.
 func bestEffortCosts(n int) ([]CostRow, error) {
 	p := besteffort.New(n, multicast.Workload{Msgs: 1, Senders: 1})
-	ok, err := multicast.Measure(mcastScenario(p, besteffort.Kind, nil, nil))
+	ok, err := costs.Multicast(mcastScenario(p, besteffort.Kind, nil, nil))
 	if err != nil {
 		return nil, err
 	}
 	id := func(m besteffort.Msg) multicast.MsgID { return m.ID }
-	lossy, err := multicast.Measure(mcastScenario(p, besteffort.Kind, loseFirstData(besteffort.Kind, id, 1<<(n-1)), nil))
+	lossy, err := costs.Multicast(mcastScenario(p, besteffort.Kind, loseFirstData(besteffort.Kind, id, 1<<(n-1)), nil))
 	if err != nil {
 		return nil, err
 	}

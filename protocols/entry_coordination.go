@@ -34,7 +34,8 @@ func init() {
 			{"ops", "2", "operations of each client: writes and reads of /x, alternating"},
 			{"reads", "leader", "leader (Chubby, under the master lease), local (ZooKeeper, may be stale) or sync (sync, then local)"},
 			paramEpochs,
-			{"lease", "on", "off: a follower may start an election while the leader lives (a master lease that runs out too early)"}},
+			{"lease", "on", "off: a follower may start an election while the leader lives (a master lease that runs out too early)"},
+			{"cache", "off", "Chubby's client caching of /x (with -replicas 1): on (the master invalidates every copy before a write commits) or late (after)"}},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
 			r, c, err := coordinationSize(v)
 			if err != nil {
@@ -54,6 +55,12 @@ func init() {
 			}
 			p := coordination.NewRegister(r, c, ops, reads)
 			p.MaxEpoch = uint8(e)
+			if p.Cache, err = coordination.ParseCacheMode(v.Get("cache")); err != nil {
+				return nil, fmt.Errorf("parameter %v", err)
+			}
+			if p.Cache != coordination.NoCache && (r != 1 || reads != coordination.LeaderReads) {
+				return nil, fmt.Errorf("parameter cache=%s needs replicas=1 and reads=leader: the master keeps its cachers in volatile state", p.Cache)
+			}
 			switch l := v.Get("lease"); l {
 			case "on":
 			case "off":
@@ -65,7 +72,9 @@ func init() {
 		},
 	})
 	Register(Entry{
-		Name: "zklock",
+		Name:   "zklock",
+		Family: "coordination",
+		Costs:  herdCosts(coordination.LockClients),
 		Doc: "the ZooKeeper lock recipe (ephemeral sequential znode, watch the predecessor) as clients of the " +
 			"coordination service; a crashed client's session expires and its znode goes (seed 004)",
 		Params: []Param{paramReplicas, paramClients, paramEpochs},
@@ -86,10 +95,11 @@ func init() {
 	Register(Entry{
 		Name: "latewrite",
 		Doc: "Chubby's late write: zklock holders write to a storage server; a crashed holder's delayed write " +
-			"lands after its successor's unless the server checks sequencers (seed 004, Use of Sequences)",
+			"lands after its successor's unless the server checks sequencers, or the lock-delay exceeds the message delay (seed 004, Use of Sequences)",
 		Params: []Param{paramReplicas, paramClients,
 			{"sequencers", "off", "on: the storage server rejects a write whose sequencer is older than one it has seen"},
-			paramEpochs},
+			paramEpochs,
+			{"lockdelay", "none", "Chubby's lock-delay after a holder's session ends: short (below the message delay bound) or long (above it)"}},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
 			r, c, err := coordinationSize(v)
 			if err != nil {
@@ -109,6 +119,9 @@ func init() {
 			}
 			p := coordination.NewLock(r, c, true, seq)
 			p.MaxEpoch = uint8(e)
+			if p.LockDelay, err = coordination.ParseLockDelay(v.Get("lockdelay")); err != nil {
+				return nil, fmt.Errorf("parameter %v", err)
+			}
 			return target(p, cfg, coordination.Properties(p))
 		},
 	})

@@ -29,7 +29,7 @@ func TestCoordinationEntries(t *testing.T) {
 	for reads, want := range map[string]checker.Verdict{"leader": checker.Pass, "sync": checker.Pass, "local": checker.Violated} {
 		target, v, err := e.BuildWith(map[string]string{"ops": "1", "reads": reads}, model.Config{})
 		require.NoError(t, err)
-		require.Equal(t, "replicas=3 clients=2 ops=1 reads="+reads+" epochs=3 lease=on", v.String())
+		require.Equal(t, "replicas=3 clients=2 ops=1 reads="+reads+" epochs=3 lease=on cache=off", v.String())
 		require.Equal(t, want, target.Check(checker.Options{}).Verdict, reads)
 	}
 
@@ -44,6 +44,8 @@ func TestCoordinationEntries(t *testing.T) {
 	}
 	_, _, err := e.BuildWith(map[string]string{"lease": "sometimes"}, model.Config{})
 	require.ErrorContains(t, err, "want on or off")
+	_, _, err = e.BuildWith(map[string]string{"cache": "on"}, model.Config{})
+	require.ErrorContains(t, err, "cache=on needs replicas=1 and reads=leader")
 	_, _, err = e.BuildWith(map[string]string{"clients": "9"}, model.Config{})
 	require.ErrorContains(t, err, "from 1 to 8")
 }

@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"fmt"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/internal/clip"
 
 	"github.com/coordcheck/coordcheck/checker"
@@ -51,11 +52,11 @@ func init() {
 func isisCosts(n int, order isis.Order) ([]CostRow, error) {
 	p := isis.New(n, multicast.Workload{Msgs: 1, Senders: n})
 	p.Order = order
-	r, err := multicast.Measure(mcastScenario(p, isis.KindName, nil, nil))
+	r, err := costs.Multicast(mcastScenario(p, isis.KindName, nil, nil))
 	if err != nil {
 		return nil, err
 	}
-	all, err := multicast.Measure(mcastScenario(p, isis.KindName, nil, nil, everyone(n)...))
+	all, err := costs.Multicast(mcastScenario(p, isis.KindName, nil, nil, everyone(n)...))
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"fmt"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/internal/clip"
 
 	"github.com/coordcheck/coordcheck/checker"
@@ -69,7 +70,7 @@ func onOff(v Values, name string) (bool, error) {
 // NACKs and the sender repairs each time.
 func nackCosts(n int) ([]CostRow, error) {
 	p := nack.New(n, multicast.Workload{Msgs: 2, Senders: 1})
-	ok, err := multicast.Measure(mcastScenario(p, nack.KindOf, nil, nil))
+	ok, err := costs.Multicast(mcastScenario(p, nack.KindOf, nil, nil))
 	if err != nil {
 		return nil, err
 	}
@@ -88,11 +89,11 @@ func nackCosts(n int) ([]CostRow, error) {
 			return 0
 		}
 	}
-	spread, err := multicast.Measure(mcastScenario(p, nack.KindOf, lose, delay(true), 0, 0))
+	spread, err := costs.Multicast(mcastScenario(p, nack.KindOf, lose, delay(true), 0, 0))
 	if err != nil {
 		return nil, err
 	}
-	same, err := multicast.Measure(mcastScenario(p, nack.KindOf, lose, delay(false), 0, 0))
+	same, err := costs.Multicast(mcastScenario(p, nack.KindOf, lose, delay(false), 0, 0))
 	if err != nil {
 		return nil, err
 	}

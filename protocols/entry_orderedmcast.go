@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/causal"
@@ -54,7 +55,7 @@ func init() {
 // orderedCosts: an ordering protocol over reliable channels sends N-1
 // DATA per multicast, no feedback, and delivers after one message delay.
 func orderedCosts[S, M any](p model.Protocol[S, M], kind func(M) string, n int) ([]CostRow, error) {
-	r, err := multicast.Measure(mcastScenario(p, kind, nil, nil))
+	r, err := costs.Multicast(mcastScenario(p, kind, nil, nil))
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/reliable"
@@ -32,7 +33,7 @@ func init() {
 // retransmission.
 func reliableCosts(n int) ([]CostRow, error) {
 	p := reliable.New(n, multicast.Workload{Msgs: 2, Senders: 1})
-	ok, err := multicast.Measure(mcastScenario(p, reliable.KindOf, nil, nil))
+	ok, err := costs.Multicast(mcastScenario(p, reliable.KindOf, nil, nil))
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +42,7 @@ func reliableCosts(n int) ([]CostRow, error) {
 	roundTrip := func(_ model.NodeID, t model.TimerID) int {
 		return map[bool]int{true: 2, false: 0}[t == reliable.Retransmit]
 	}
-	lossy, err := multicast.Measure(mcastScenario(p, reliable.KindOf, loseFirstData(reliable.KindOf, id, all), roundTrip, 0, 0))
+	lossy, err := costs.Multicast(mcastScenario(p, reliable.KindOf, loseFirstData(reliable.KindOf, id, all), roundTrip, 0, 0))
 	if err != nil {
 		return nil, err
 	}

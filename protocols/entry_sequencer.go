@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/sequencer"
@@ -32,15 +33,15 @@ func init() {
 // "performance bottleneck"): N-1 DATA + N(N-1) ORDER = N²-1.
 func sequencerCosts(n int) ([]CostRow, error) {
 	p := sequencer.New(n, multicast.Workload{Msgs: 1, Senders: n})
-	other, err := multicast.Measure(mcastScenario(p, sequencer.KindName, nil, nil, 1))
+	other, err := costs.Multicast(mcastScenario(p, sequencer.KindName, nil, nil, 1))
 	if err != nil {
 		return nil, err
 	}
-	own, err := multicast.Measure(mcastScenario(p, sequencer.KindName, nil, nil, 0))
+	own, err := costs.Multicast(mcastScenario(p, sequencer.KindName, nil, nil, 0))
 	if err != nil {
 		return nil, err
 	}
-	all, err := multicast.Measure(mcastScenario(p, sequencer.KindName, nil, nil, everyone(n)...))
+	all, err := costs.Multicast(mcastScenario(p, sequencer.KindName, nil, nil, everyone(n)...))
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/viewsync"
@@ -35,13 +36,13 @@ func init() {
 // is lost with it.
 func viewsyncCosts(n int) ([]CostRow, error) {
 	p := viewsync.New(n, multicast.Workload{Msgs: 1, Senders: n})
-	ok, err := multicast.Measure(mcastScenario(p, viewsync.KindName, nil, nil))
+	ok, err := costs.Multicast(mcastScenario(p, viewsync.KindName, nil, nil))
 	if err != nil {
 		return nil, err
 	}
 	sc := mcastScenario(p, viewsync.KindName, nil, nil)
 	sc.Crash = []model.NodeID{model.NodeID(n - 1)}
-	vc, err := multicast.Measure(sc)
+	vc, err := costs.Multicast(sc)
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,13 @@ package protocols
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
 // The multicast family's costs (`coordcheck costs multicast`): each
-// protocol's own code is run by multicast.Measure in synchronous rounds,
+// protocol's own code is run by costs.Multicast in synchronous rounds,
 // and every figure is laid beside the formula derived from the notes. A
 // protocol's entry adds its rows with mcastRow; the scenarios it runs are
 // built by mcastScenario.
@@ -18,11 +19,11 @@ import (
 // the system enables them).
 func mcastScenario[S, M any](p model.Protocol[S, M], kind func(M) string,
 	lose func(from, to model.NodeID, m M, round int) bool,
-	delay func(node model.NodeID, t model.TimerID) int, senders ...model.NodeID) multicast.Scenario[S, M] {
+	delay func(node model.NodeID, t model.TimerID) int, senders ...model.NodeID) costs.McastScenario[S, M] {
 	if len(senders) == 0 {
 		senders = []model.NodeID{0}
 	}
-	return multicast.Scenario[S, M]{
+	return costs.McastScenario[S, M]{
 		System:  model.MustNewSystem(p, model.Config{History: true, HistoryByNode: true}),
 		Senders: senders,
 		Kind:    kind,

@@ -11,6 +11,8 @@
 //	coordcheck costs FAMILY [-n N]       measure message counts and delays
 //	coordcheck lincheck [flags] FILE     check a recorded history for linearizability
 //	coordcheck run PROTOCOL [flags]      run a protocol for real over TCP and judge the observed run
+//	coordcheck explore PROTOCOL [flags]  walk the state space by hand in a local web page
+//	coordcheck merge [-json] FILE...     combine the -json reports of a sharded random or swarm run
 //
 // Exit codes: 0 every property holds within the bounds; 1 a property is
 // violated; 2 bad usage, parameters or file; 3 inconclusive (a bound was

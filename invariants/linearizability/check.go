@@ -1,6 +1,7 @@
 package linearizability
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -74,6 +75,7 @@ type Result struct {
 	once       sync.Once
 	info       porcupine.LinearizationInfo
 	infoResult porcupine.CheckResult
+	clients    []string // the rows' names (NameClients)
 }
 
 // Partition is the outcome of the check of one key.
@@ -164,7 +166,16 @@ func (r *Result) linearization() (*porcupine.LinearizationInfo, porcupine.CheckR
 // the history again.
 func (r *Result) WriteVisualization(w io.Writer) error {
 	info, _ := r.linearization()
-	return porcupine.Visualize(r.model, *info, w)
+	var page bytes.Buffer
+	if err := porcupine.Visualize(r.model, *info, &page); err != nil {
+		return err
+	}
+	named, err := nameRows(page.Bytes(), r.clients)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(named)
+	return err
 }
 
 // WriteVisualizationFile writes the visualization to path, atomically.

@@ -248,10 +248,11 @@ func judge(recs []model.Record, timeout time.Duration) string {
 // VisualizeRecords checks recs and writes porcupine's HTML visualization
 // of the result to w.
 func VisualizeRecords(w io.Writer, recs []model.Record, timeout time.Duration) error {
-	r, _, err := CheckRecords(recs, timeout)
+	r, h, err := CheckRecords(recs, timeout)
 	if err != nil {
 		return err
 	}
+	r.NameClients(RecordClientNames(h))
 	return r.WriteVisualization(w)
 }
 

@@ -147,6 +147,15 @@ func TestVisualizeTrace(t *testing.T) {
 	html := buf.String()
 	require.True(t, strings.HasPrefix(html, "<!doctype html>"))
 	require.Contains(t, html, "p4: invoke read /x, record 3, ok record 4")
+	// Its rows are named as the trace names the processes, not 0 and 1.
+	require.Contains(t, html, `text.textContent = i < realClients ? (["p3","p4"][i] ?? i)`)
+	require.NotContains(t, html, porcupineRowLabel)
+
+	// A restarted node's new incarnation is a client of its own.
+	h, err := FromRecords(records("p3:invoke write /x 1", "p3:info write /x 1", "p3:invoke read /x", "p3:ok read /x 1"))
+	require.NoError(t, err)
+	require.Equal(t, []string{"p3", "p3 (restart 1)"}, RecordClientNames(h))
+	require.Equal(t, []string{"7", "12"}, ProcessNames([]int64{7, 12}))
 
 	require.ErrorContains(t, VisualizeTrace(&buf, nil, time.Minute), "records no history")
 }

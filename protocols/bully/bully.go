@@ -22,7 +22,9 @@
 package bully
 
 import (
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // Protocol is the bully algorithm among N processes.
@@ -85,6 +87,9 @@ const (
 	// reinitiates the election (rule d).
 	TimerCoord
 )
+
+// Protocol implements model.TimerNamer (checked by the compiler).
+var _ model.TimerNamer = (*Protocol)(nil)
 
 // TimerName names the timers in traces.
 func (p *Protocol) TimerName(t model.TimerID) string {
@@ -194,6 +199,9 @@ func arm(self model.NodeID, s State, out *model.Out[Msg]) {
 	}
 }
 
+// Protocol implements model.Restarter (checked by the compiler).
+var _ model.Restarter[State, Msg] = (*Protocol)(nil)
+
 // Recover: a process that restarts has forgotten its coordinator and
 // starts an election (seed 001: "when P has just recovered from
 // failure"). The highest process has nobody to ask, so its ok-timeout may
@@ -204,8 +212,14 @@ func (p *Protocol) Recover(self model.NodeID, _ State, out *model.Out[Msg]) Stat
 	return s
 }
 
+// Protocol implements model.Waiter (checked by the compiler).
+var _ model.Waiter[State] = (*Protocol)(nil)
+
 // Waiting: the process is in an election.
 func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase != Normal }
+
+// Protocol implements invariants.Elector (checked by the compiler).
+var _ invariants.Elector[State, Msg] = (*Protocol)(nil)
 
 // Leader: a NORMAL process has decided on its coordinator.
 func (p *Protocol) Leader(_ model.NodeID, s State) (model.NodeID, bool) {
@@ -220,3 +234,11 @@ func (p *Protocol) Electing(self model.NodeID, s State) bool { return p.Waiting(
 
 // ElectionMsg: every message of the algorithm belongs to an election.
 func (p *Protocol) ElectionMsg(Msg) bool { return true }
+
+// Properties is what the notes claim for p (seeds 001 and 003, the bully
+// algorithm): the election's safety once a run has ended, with always also
+// agreement in every state (which flags transient disagreement during a
+// run), no deadlock, and every live process eventually decides.
+func Properties(p *Protocol, always bool) property.Set[State, Msg] {
+	return invariants.ElectionProperties[State, Msg](p, always)
+}

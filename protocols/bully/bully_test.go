@@ -1,12 +1,13 @@
 package bully
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/internal/long"
+	"github.com/coordcheck/coordcheck/internal/spintest"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -31,29 +32,22 @@ func spec(t *testing.T, n int, faults string, timers model.TimerMode, always boo
 // edges): 693 = 690+2+1 and 12,785,798 = 12,785,793+4+1. The violating
 // states are SPIN's failing terminal states (1 and 3).
 func TestStateCountsMatchSPIN(t *testing.T) {
+	bad := func(n uint64) []checker.PropertyCount {
+		return []checker.PropertyCount{{Property: invariants.ElectionSafetyName, States: n}}
+	}
 	cases := []struct {
-		n             int
-		faults        string
-		states, edges uint64
-		depth         int
-		bad           uint64
-		long          bool
+		n      int
+		faults string
+		spintest.Counts
 	}{
-		{3, "crash=1@p2,restart=1", 306, 690, 15, 1, false},
-		{4, "crash=1@p3,restart=1", 2391940, 12785793, 40, 3, true},
+		{3, "crash=1@p2,restart=1", spintest.Counts{Verdict: checker.Violated, States: 306, Edges: 690, Depth: 15, Violating: bad(1)}},
+		{4, "crash=1@p3,restart=1", spintest.Counts{Verdict: checker.Violated, States: 2391940, Edges: 12785793, Depth: 40,
+			Violating: bad(3), Long: true}},
 	}
 	for _, c := range cases {
-		if c.long && !long.Enabled() {
-			continue
-		}
-		rep := spec(t, c.n, c.faults, model.TimersDefault, false).Check(checker.Options{Exhaust: true, SkipLiveness: true})
-		require.Equal(t, checker.Violated, rep.Verdict, "n=%d", c.n)
-		require.Equal(t, c.states, rep.States, "n=%d", c.n)
-		require.Equal(t, c.edges, rep.Transitions, "n=%d", c.n)
-		require.Equal(t, c.depth, rep.Depth, "n=%d", c.n)
-		require.Equal(t, []checker.PropertyCount{{Property: invariants.ElectionSafetyName, States: c.bad}},
-			rep.ViolationCounts, "n=%d", c.n)
-		t.Logf("n=%d: %d states, %.0f states/s", c.n, rep.States, rep.StatesPerSecond)
+		spintest.Match(t, fmt.Sprintf("n=%d", c.n), c.Counts, func() *checker.Report {
+			return spec(t, c.n, c.faults, model.TimersDefault, false).Check(checker.Options{Exhaust: true, SkipLiveness: true})
+		})
 	}
 }
 

@@ -2,6 +2,9 @@ package bully
 
 import "github.com/coordcheck/coordcheck/model"
 
+// Protocol implements model.TimerGuard (checked by the compiler).
+var _ model.TimerGuard[State, Msg] = (*Protocol)(nil)
+
 // TimerReady is the synchronous system of the notes ("it can use timeouts
 // to detect process failures"): a timer fires only when waiting longer is
 // pointless. These are the guards of the SPIN model, verbatim:

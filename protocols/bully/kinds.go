@@ -2,6 +2,9 @@ package bully
 
 import "github.com/coordcheck/coordcheck/model"
 
+// Protocol implements model.KindLister (checked by the compiler).
+var _ model.KindLister = (*Protocol)(nil)
+
 // ActionKinds lists the kinds of action the protocol takes, for the
 // checker's coverage (model.KindLister): the deliveries of each message
 // and the firings of each timer. The bully algorithm has no input: an

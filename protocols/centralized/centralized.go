@@ -20,7 +20,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -148,14 +150,23 @@ func (p *Protocol) coordinator(s State, ev model.Event[Msg], out *model.Out[Msg]
 	return s
 }
 
+// Protocol implements model.FairInputs (checked by the compiler).
+var _ model.FairInputs = (*Protocol)(nil)
+
 // FairInput: a client in the critical section eventually leaves it;
 // requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool { return in == mutex.Exit }
+
+// Protocol implements invariants.CriticalSection (checked by the compiler).
+var _ invariants.CriticalSection[State] = (*Protocol)(nil)
 
 // InCS: the client holds the critical section.
 func (p *Protocol) InCS(self model.NodeID, s State) bool {
 	return self != p.Coordinator() && s.Phase == mutex.Held
 }
+
+// Protocol implements model.Waiter (checked by the compiler).
+var _ model.Waiter[State] = (*Protocol)(nil)
 
 // Waiting: the client wants the critical section.
 func (p *Protocol) Waiting(self model.NodeID, s State) bool {
@@ -251,4 +262,13 @@ func (q Queue) String() string {
 		ids[i] = model.NodeID(q[i]).String()
 	}
 	return "[" + strings.Join(ids, " ") + "]"
+}
+
+// Properties is what the notes claim for p (seeds 000 and 001, the
+// centralized algorithm: mutual exclusion, only the holder releases
+// (ReleaseFromHolder), no deadlock and starvation freedom), checked under
+// cfg: with cfg.Ordering also the happened-before order of requests.
+func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
+	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
+		property.Invariant[State, Msg]{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder, Symmetric: true})
 }

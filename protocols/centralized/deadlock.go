@@ -7,6 +7,9 @@ import (
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
+// Protocol implements model.DeadlockExplainer (checked by the compiler).
+var _ model.DeadlockExplainer[State, Msg] = (*Protocol)(nil)
+
 // ExplainDeadlock says why the deadlocked world w is stuck. Without
 // faults the algorithm never deadlocks; with them, the token or a request
 // can be lost, or the coordinator can be down.

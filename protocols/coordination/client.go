@@ -17,8 +17,15 @@ type regOp struct {
 
 // script is client c's operation i: clients alternate writes and reads,
 // client c starting with a write when c is even; every write writes a
-// value of its own, 1 + c + C*i.
+// value of its own, 1 + c + C*i. With caching, client 0 writes and the
+// others only read, so that a read may come from the cache.
 func (p *Protocol) script(c, i uint8) regOp {
+	if p.Cache != NoCache {
+		if c == 0 {
+			return regOp{write: true, value: uint8(1 + int(c) + p.C*int(i))}
+		}
+		return regOp{}
+	}
 	if (int(c)+int(i))%2 == 0 {
 		return regOp{write: true, value: uint8(1 + int(c) + p.C*int(i))}
 	}
@@ -51,6 +58,13 @@ func (p *Protocol) stepRegister(self model.NodeID, s Client, ev model.Event[Msg]
 	switch ev.Kind {
 	case model.Environment:
 		o := p.script(c, s.Next)
+		if !o.write && s.Cached != 0 {
+			// A read from the cache: no message (Chubby's client caching).
+			out.Output("invoke " + o.text())
+			out.Output(completion(o, Result{Data: s.Cached - 1}))
+			s.Next++
+			return s
+		}
 		out.Send(model.NodeID(s.Conn), Msg{Kind: Request, Seq: s.Next, N: s.Seen, Op: o.op()})
 		out.SetTimer(TimerConnLoss)
 		out.Output("invoke " + o.text())
@@ -58,6 +72,14 @@ func (p *Protocol) stepRegister(self model.NodeID, s Client, ev model.Event[Msg]
 		s.Busy = true
 	case model.Receive:
 		m := ev.Msg
+		if m.Kind == Invalidate {
+			s.Cached = 0
+			out.Send(ev.From, Msg{Kind: InvAck})
+			return s
+		}
+		if m.Kind == Reply && m.Epoch == Cacheable && s.Busy && ev.From == model.NodeID(s.Conn) && m.Seq == s.Next-1 {
+			s.Cached = m.Res.Data + 1
+		}
 		if m.Kind != Reply || !s.Busy || ev.From != model.NodeID(s.Conn) || m.Seq != s.Next-1 {
 			return s // a late answer to an operation already given up
 		}

@@ -18,6 +18,8 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 		r := &s.R
 		b = append(b, byte(r.Role), r.Accepted, r.Current, r.Committed, r.Votes)
 		b = append(b, r.Match[:p.R]...)
+		b = append(b, r.Cachers, r.Waiting)
+		b = appendTxn(b, r.Pending)
 		b = append(b, r.Owed[:p.C]...)
 		b = appendLog(b, r.Log)
 		b = model.AppendUvarint(b, uint64(len(r.Watches)))
@@ -27,8 +29,8 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 		}
 	case ClientNode:
 		c := &s.C
-		b = append(b, c.Conn, c.Next, byte(c.Phase), c.Mine, c.Pred, c.Wrote, c.Seen)
-		b = model.AppendBool(b, c.Busy)
+		b = append(b, c.Conn, c.Next, byte(c.Phase), c.Mine, c.Pred, c.Wrote, c.Seen, c.View, c.Cached)
+		b = model.AppendBool(model.AppendBool(b, c.Busy), c.PredRead)
 	case StoreNode:
 		d := &s.D
 		b = append(b, d.Data, d.Fence, d.Gen, d.Late, d.LateOf)
@@ -47,6 +49,8 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 		b = b[5:]
 		copy(r.Match[:], b[:p.R])
 		b = b[p.R:]
+		r.Cachers, r.Waiting = b[0], b[1]
+		r.Pending, b = readTxn(b[2:])
 		copy(r.Owed[:], b[:p.C])
 		b = b[p.C:]
 		r.Log, b = readLog(b)
@@ -61,8 +65,9 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 		}
 	case ClientNode:
 		c := &s.C
-		c.Conn, c.Next, c.Phase, c.Mine, c.Pred, c.Wrote, c.Seen = b[0], b[1], LockPhase(b[2]), b[3], b[4], b[5], b[6]
-		c.Busy, b = model.ReadBool(b[7:])
+		c.Conn, c.Next, c.Phase, c.Mine, c.Pred, c.Wrote, c.Seen, c.View, c.Cached = b[0], b[1], LockPhase(b[2]), b[3], b[4], b[5], b[6], b[7], b[8]
+		c.Busy, b = model.ReadBool(b[9:])
+		c.PredRead, b = model.ReadBool(b)
 	case StoreNode:
 		d := &s.D
 		d.Data, d.Fence, d.Gen, d.Late, d.LateOf = b[0], b[1], b[2], b[3], b[4]
@@ -154,7 +159,7 @@ func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
 	case Request:
 		b = appendOp(append(b, m.Seq, m.N), m.Op)
 	case Reply:
-		b = appendResult(append(b, m.Seq, m.N), m.Res)
+		b = appendResult(append(b, m.Seq, m.N, m.Epoch), m.Res)
 	case Notify:
 		b = append(model.AppendString(b, m.Event.Path), byte(m.Event.Kind))
 	case Forward, Sync, Synced:
@@ -184,8 +189,8 @@ func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
 		m.Seq, m.N = b[0], b[1]
 		m.Op, b = readOp(b[2:])
 	case Reply:
-		m.Seq, m.N = b[0], b[1]
-		m.Res, b = readResult(b[2:])
+		m.Seq, m.N, m.Epoch = b[0], b[1], b[2]
+		m.Res, b = readResult(b[3:])
 	case Notify:
 		m.Event.Path, b = readPath(b)
 		m.Event.Kind, b = EventKind(b[0]), b[1:]
@@ -244,27 +249,12 @@ func (p *Protocol) FormatMsg(m Msg) string { return p.formatMsg(m) }
 // committed=1 tree=/x=1v1 owes=p3#0 watches=..."; a register client:
 // "conn=p1 next=1 busy"; a lock client: "WATCHING n-1 pred=n-0 conn=p0";
 // the store: "data=p3 gen=n-1".
-func (p *Protocol) FormatState(_ model.NodeID, s State) string {
+func (p *Protocol) FormatState(self model.NodeID, s State) string {
 	switch s.Kind {
 	case ReplicaNode:
 		return p.formatReplica(s.R)
 	case ClientNode:
-		c := s.C
-		if p.Workload == RegisterClients {
-			str := fmt.Sprintf("conn=p%d next=%d zxid=%d", c.Conn, c.Next, c.Seen)
-			if c.Busy {
-				str += " busy"
-			}
-			return str
-		}
-		str := c.Phase.String()
-		if c.Phase > Creating && c.Phase != Failed {
-			str += " " + base(lockPath(c.Mine))
-		}
-		if c.Phase == Checking || c.Phase == Watching {
-			str += " pred=" + base(lockPath(c.Pred))
-		}
-		return str + fmt.Sprintf(" conn=p%d zxid=%d", c.Conn, c.Seen)
+		return p.formatClient(self, s.C)
 	}
 	d := s.D
 	if d.Gen == 0 {
@@ -278,6 +268,42 @@ func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 		str += fmt.Sprintf(" LATE %s after %s", base(lockPath(d.Late-1)), base(lockPath(d.LateOf-1)))
 	}
 	return str
+}
+
+// formatClient renders a client: "conn=p1 next=1 busy" (a register
+// client), "WATCHING n-1 pred=n-0 conn=p0 zxid=2" (the sequential
+// recipes), "WATCHING seen=2 conn=p0 zxid=3" (the barrier), "WATCHING
+// view={p1,p2} conn=p0 zxid=3" (a group member).
+func (p *Protocol) formatClient(self model.NodeID, c Client) string {
+	str := c.Phase.String()
+	switch p.Workload {
+	case RegisterClients:
+		str = fmt.Sprintf("conn=p%d next=%d zxid=%d", c.Conn, c.Next, c.Seen)
+		if c.Busy {
+			str += " busy"
+		}
+		if c.Cached != 0 {
+			str += fmt.Sprintf(" cached=%d", c.Cached-1)
+		}
+		return str
+	case SimpleLockClients:
+	case BarrierClients:
+		if c.Phase >= Listing && c.Phase != Failed && c.Phase != Releasing {
+			str += fmt.Sprintf(" seen=%d", c.View)
+		}
+	case MemberClients:
+		if c.Phase == Watching || (c.Phase == Listing && c.View != 0) {
+			str += " view=" + p.formatView(c.View)
+		}
+	default:
+		if c.Phase > Creating && c.Phase != Failed {
+			str += " " + base(p.ownPath(self, c.Mine))
+		}
+		if c.Phase == Checking || c.Phase == Watching {
+			str += " pred=" + base(p.predPath(c))
+		}
+	}
+	return str + fmt.Sprintf(" conn=p%d zxid=%d", c.Conn, c.Seen)
 }
 
 func (p *Protocol) formatReplica(r Replica) string {
@@ -305,6 +331,12 @@ func (p *Protocol) formatReplica(r Replica) string {
 	}
 	if len(owes) > 0 {
 		b.WriteString(" owes=" + strings.Join(owes, ","))
+	}
+	if r.Cachers != 0 {
+		b.WriteString(" cachers=" + formatSet(uint64(r.Cachers)<<p.R))
+	}
+	if r.Pending.Op.Kind != OpNone {
+		fmt.Fprintf(&b, " held=%s waiting=%s", p.formatTxn(r.Pending), formatSet(uint64(r.Waiting)<<p.R))
 	}
 	if len(r.Watches) > 0 {
 		var ws []string

@@ -16,14 +16,21 @@ import (
 func TestCodecRoundTripAndPurity(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		var p *Protocol
-		switch rapid.IntRange(0, 2).Draw(rt, "workload") {
+		switch rapid.IntRange(0, 4).Draw(rt, "workload") {
 		case 0:
 			reads := rapid.SampledFrom([]ReadMode{LeaderReads, LocalReads, SyncReads}).Draw(rt, "reads")
 			p = NewRegister(3, 2, 3, reads)
 		case 1:
 			p = NewLock(3, rapid.IntRange(2, 3).Draw(rt, "clients"), false, false)
-		default:
+		case 2:
 			p = NewLock(3, 2, true, rapid.Bool().Draw(rt, "sequencers"))
+			p.LockDelay = rapid.SampledFrom([]LockDelay{NoLockDelay, ShortLockDelay, LongLockDelay}).Draw(rt, "lockdelay")
+		case 3:
+			w := rapid.SampledFrom([]Workload{SimpleLockClients, RWLockClients, BarrierClients, MemberClients, ElectionClients}).Draw(rt, "recipe")
+			p = NewRecipe(w, rapid.SampledFrom([]int{1, 3}).Draw(rt, "replicas"), rapid.IntRange(2, 3).Draw(rt, "clients"), rapid.Bool().Draw(rt, "broken"))
+		default:
+			p = NewRegister(1, 2, 3, LeaderReads)
+			p.Cache = rapid.SampledFrom([]CacheMode{Invalidating, LateInvalidation}).Draw(rt, "cache")
 		}
 		faults, err := model.ParseFaults(rapid.SampledFrom([]string{"none", "crash=1", "crash=2"}).Draw(rt, "faults"))
 		require.NoError(rt, err)

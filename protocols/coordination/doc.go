@@ -104,4 +104,14 @@
 // sequential znode under /lock, getChildren, and a watch on the
 // predecessor; with a storage server, a lock holder writes to it, with or
 // without Chubby's sequencer.
+//
+// The other recipes of seed 004 run as clients too, each in its own file
+// with its properties and a deliberately broken variant (Broken): the
+// simple lock and its herd effect (simplelock.go; measured in costs/herd.go), the read/write
+// lock (rwlock.go), the double barrier (barrier.go), group membership
+// (membership.go) and the leader election recipe (election_recipe.go);
+// NewRecipe builds them, usually over one replica, a standalone server.
+// Chubby's client side adds the lock-delay (lockdelay.go) and client
+// caching with invalidation (cache.go). The election of the service's own
+// leader, which this package fixes by a formula, is package masterelect.
 package coordination

@@ -6,6 +6,9 @@ import (
 	"github.com/coordcheck/coordcheck/model"
 )
 
+// Protocol implements model.TimerGuard (checked by the compiler).
+var _ model.TimerGuard[State, Msg] = (*Protocol)(nil)
+
 // TimerReady is abstract time (see the package comment): a timer fires
 // when the time it stands for has surely passed.
 //
@@ -43,7 +46,7 @@ func (p *Protocol) TimerReady(w *model.World[State, Msg], self model.NodeID, t m
 		return p.noAnswer(w, self)
 	case t >= TimerSession:
 		c := p.clientNode(uint8(t - TimerSession))
-		return s.R.Role == Leading && (w.IsDown(c) || w.Nodes[c].C.Phase == Failed)
+		return s.R.Role == Leading && (w.IsDown(c) || w.Nodes[c].C.Phase == Failed) && p.lockDelayOver(w, c)
 	}
 	return false
 }
@@ -62,11 +65,10 @@ func (p *Protocol) noAnswer(w *model.World[State, Msg], self model.NodeID) bool 
 		return false
 	}
 	answer := Reply
-	if c.Phase == Watching {
+	if wr, waits := p.awaitedWatch(self, *c); waits {
 		// Waiting for the watch: it may still fire while the server holds it.
 		answer = Notify
-		w := WatchReg{Path: lockPath(c.Pred), Client: p.clientOf(self)}
-		if _, held := slices.BinarySearchFunc(r.Watches, w, compareWatch); held {
+		if _, held := slices.BinarySearchFunc(r.Watches, wr, compareWatch); held {
 			return false
 		}
 	}
@@ -85,4 +87,26 @@ func (p *Protocol) noAnswer(w *model.World[State, Msg], self model.NodeID) bool 
 func (p *Protocol) leads(w *model.World[State, Msg], l model.NodeID, e uint8) bool {
 	r := &w.Nodes[l].R
 	return !w.IsDown(l) && r.Accepted == e && (r.Role == Leading || r.Role == Syncing || r.Role == Discovery)
+}
+
+// awaitedWatch is the watch client self waits for, if it waits for one.
+func (p *Protocol) awaitedWatch(self model.NodeID, c Client) (WatchReg, bool) {
+	w := WatchReg{Client: p.clientOf(self)}
+	switch {
+	case c.Phase == LeaveWaiting:
+		w.Path, w.Child = BarrierDir, true
+	case c.Phase != Watching:
+		return w, false
+	case p.Workload == SimpleLockClients:
+		w.Path = SimpleLockPath
+	case p.Workload == BarrierClients && p.Broken:
+		w.Path, w.Child = BarrierDir, true
+	case p.Workload == BarrierClients:
+		w.Path = ReadyPath
+	case p.Workload == MemberClients:
+		w.Path, w.Child = GroupDir, true
+	default:
+		w.Path = p.predPath(c)
+	}
+	return w, true
 }

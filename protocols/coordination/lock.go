@@ -13,10 +13,13 @@ const (
 	LockPrefix = LockDir + "/n-"
 )
 
-// The inputs of lock clients.
+// The inputs of the recipes' clients.
 const (
-	InputLock   = "lock"
-	InputUnlock = "unlock"
+	InputLock   = "lock"   // the locks: want the lock
+	InputUnlock = "unlock" // the locks: release it
+	InputEnter  = "enter"  // the double barrier: enter it
+	InputLeave  = "leave"  // the double barrier: the computation is done, leave
+	InputJoin   = "join"   // group membership, election: join the group, volunteer
 )
 
 // lockPath is the name of the lock znode with counter n: "/lock/n-3".
@@ -36,21 +39,22 @@ func lockPath(n uint8) string { return LockPrefix + strconv.Itoa(int(n)) }
 // connection is lost moves to the next server and carries on, except while
 // it creates n: then it gives up (ZooKeeper's recipe finds its znode again
 // by a name that holds the session id; that is not modelled).
+//
+// The same steps run the read/write lock (rwlock.go: its own names and
+// predecessor rule, step 3 and 4) and the leader election recipe
+// (election_recipe.go: the holder leads, and never unlocks).
 func (p *Protocol) stepLock(self model.NodeID, s Client, ev model.Event[Msg], out *model.Out[Msg]) Client {
 	// request sends op; its number is the phase it is sent in, so that an
 	// answer on an old connection to a phase the client has left is
 	// recognised and ignored.
-	request := func(op Op) {
-		out.Send(model.NodeID(s.Conn), Msg{Kind: Request, Seq: uint8(s.Phase), N: s.Seen, Op: op})
-		out.SetTimer(TimerConnLoss)
-	}
+	request := func(op Op) { p.ask(&s, op, out) }
 	list := func() {
 		s.Phase = Listing
-		request(Op{Kind: OpGetChildren, Path: LockDir})
+		request(Op{Kind: OpGetChildren, Path: p.seqDir()})
 	}
 	unlock := func() {
 		s.Phase = Releasing
-		request(Op{Kind: OpDelete, Path: lockPath(s.Mine), Version: AnyVersion})
+		request(Op{Kind: OpDelete, Path: p.ownPath(self, s.Mine), Version: AnyVersion})
 	}
 	// reconnect: the connection is lost (or the server does not serve);
 	// the client moves to the next server, with its session and where it
@@ -71,9 +75,9 @@ func (p *Protocol) stepLock(self model.NodeID, s Client, ev model.Event[Msg], ou
 	switch ev.Kind {
 	case model.Environment:
 		switch ev.Input {
-		case InputLock: // 1
+		case InputLock, InputJoin: // 1
 			s.Phase = Creating
-			request(Op{Kind: OpCreate, Path: LockPrefix, Flags: Ephemeral | Sequential})
+			request(Op{Kind: OpCreate, Path: p.ownPrefix(self), Flags: Ephemeral | Sequential})
 		case InputUnlock:
 			unlock()
 		}
@@ -83,12 +87,11 @@ func (p *Protocol) stepLock(self model.NodeID, s Client, ev model.Event[Msg], ou
 		m := ev.Msg
 		switch m.Kind {
 		case Reply:
-			if ev.From != model.NodeID(s.Conn) || m.Seq != uint8(s.Phase) {
+			res, ok := p.answer(ev, &s, out)
+			if !ok {
 				return s
 			}
-			out.CancelTimer(TimerConnLoss)
-			s.Seen = max(s.Seen, m.N)
-			switch m.Res.Code {
+			switch res.Code {
 			case Refused, ConnLoss:
 				reconnect()
 				return s
@@ -98,10 +101,10 @@ func (p *Protocol) stepLock(self model.NodeID, s Client, ev model.Event[Msg], ou
 			}
 			switch s.Phase {
 			case Creating: // 2
-				s.Mine = uint8(SeqOf(m.Res.Path))
+				s.Mine = uint8(SeqOf(res.Path))
 				list()
 			case Listing: // 3, 4
-				pred, found := predecessor(m.Res.Children, s.Mine)
+				pred, predRead, found := p.lockPredecessor(self, res.Children, s.Mine)
 				if !found {
 					s.Phase = Held
 					if p.Store {
@@ -110,10 +113,10 @@ func (p *Protocol) stepLock(self model.NodeID, s Client, ev model.Event[Msg], ou
 					}
 					return s
 				}
-				s.Pred, s.Phase = pred, Checking
-				request(Op{Kind: OpExists, Path: lockPath(pred), Flags: Watch})
+				s.Pred, s.PredRead, s.Phase = pred, predRead, Checking
+				request(Op{Kind: OpExists, Path: p.predPath(s), Flags: Watch})
 			case Checking: // 5
-				if m.Res.Code == OK {
+				if res.Code == OK {
 					s.Phase = Watching
 					out.SetTimer(TimerConnLoss) // the watch lives as long as the connection
 				} else {
@@ -123,7 +126,7 @@ func (p *Protocol) stepLock(self model.NodeID, s Client, ev model.Event[Msg], ou
 				s.Phase = Done
 			}
 		case Notify:
-			if s.Phase == Watching && m.Event.Path == lockPath(s.Pred) {
+			if s.Phase == Watching && m.Event.Path == p.predPath(s) {
 				list() // 6
 			}
 		case Written:
@@ -134,6 +137,75 @@ func (p *Protocol) stepLock(self model.NodeID, s Client, ev model.Event[Msg], ou
 		}
 	}
 	return s
+}
+
+// ask sends op to the client's server, numbered by the phase it is sent
+// in, and waits for the answer under the connection-loss timer.
+func (p *Protocol) ask(s *Client, op Op, out *model.Out[Msg]) {
+	out.Send(model.NodeID(s.Conn), Msg{Kind: Request, Seq: uint8(s.Phase), N: s.Seen, Op: op})
+	out.SetTimer(TimerConnLoss)
+}
+
+// answer takes the reply to the client's current request: from its
+// server, numbered by its phase (anything else is a late answer on an old
+// connection, ignored: ok false); it stops the connection-loss timer and
+// notes the zxid seen.
+func (p *Protocol) answer(ev model.Event[Msg], s *Client, out *model.Out[Msg]) (Result, bool) {
+	m := ev.Msg
+	if m.Kind != Reply || ev.From != model.NodeID(s.Conn) || m.Seq != uint8(s.Phase) {
+		return Result{}, false
+	}
+	out.CancelTimer(TimerConnLoss)
+	s.Seen = max(s.Seen, m.N)
+	return m.Res, true
+}
+
+// seqDir is the znode the sequential recipes create their znodes under.
+func (p *Protocol) seqDir() string {
+	switch p.Workload {
+	case RWLockClients:
+		return RWDir
+	case ElectionClients:
+		return ElectionDir
+	}
+	return LockDir
+}
+
+// ownPrefix is the name client self creates, before the counter:
+// "/lock/n-", "/rw/read-", "/election/n-".
+func (p *Protocol) ownPrefix(self model.NodeID) string {
+	if p.Workload == RWLockClients {
+		return rwPrefix(p.isWriter(self))
+	}
+	return p.seqDir() + "/n-"
+}
+
+// ownPath is the name of self's znode with counter n.
+func (p *Protocol) ownPath(self model.NodeID, n uint8) string {
+	return p.ownPrefix(self) + strconv.Itoa(int(n))
+}
+
+// predPath is the name of the znode the client watches.
+func (p *Protocol) predPath(s Client) string {
+	if p.Workload == RWLockClients {
+		return rwPrefix(!s.PredRead) + strconv.Itoa(int(s.Pred))
+	}
+	return p.seqDir() + "/n-" + strconv.Itoa(int(s.Pred))
+}
+
+// lockPredecessor is steps 3 and 4 of the recipe at hand: the counter of
+// the znode self must wait for, whether it is a read znode, and whether
+// there is one (none: self holds the lock, or leads).
+func (p *Protocol) lockPredecessor(self model.NodeID, children []string, mine uint8) (uint8, bool, bool) {
+	switch p.Workload {
+	case RWLockClients:
+		return p.rwPredecessor(self, children, mine)
+	case ElectionClients:
+		pred, found := p.electionPredecessor(children, mine)
+		return pred, false, found
+	}
+	pred, found := predecessor(children, mine)
+	return pred, false, found
 }
 
 // predecessor is the counter of the znode in children ordered just before

@@ -35,12 +35,17 @@ const (
 	// Lock holders and the storage server.
 	Write   // WRITE(data seq): a lock holder's write, with its sequencer
 	Written // WRITTEN(ok) or WRITTEN(rejected)
+
+	// Chubby's client caching (cache.go).
+	Invalidate // INVALIDATE: the master invalidates a client's cached copy of /x
+	InvAck     // INVACK: the client has dropped it
 )
 
 var kindNames = [...]string{Request: "REQ", Reply: "REPLY", Notify: "WATCH", Forward: "FWD",
 	Answer: "ANSWER", Sync: "SYNC", Synced: "SYNCED", Propose: "PROPOSE", Ack: "ACK",
 	Commit: "COMMIT", NewEpoch: "NEWEPOCH", AckEpoch: "ACKEPOCH", NewLeader: "NEWLEADER",
-	AckNewLeader: "ACKNEWLEADER", Join: "JOIN", Write: "WRITE", Written: "WRITTEN"}
+	AckNewLeader: "ACKNEWLEADER", Join: "JOIN", Write: "WRITE", Written: "WRITTEN",
+	Invalidate: "INVALIDATE", InvAck: "INVACK"}
 
 // String is the message type's name.
 func (k Kind) String() string {
@@ -81,6 +86,9 @@ func (p *Protocol) formatMsg(m Msg) string {
 		args = fmt.Sprintf("#%d %s", m.Seq, m.Res)
 		if m.N != 0 {
 			args += fmt.Sprintf(" zxid=%d", m.N)
+		}
+		if m.Epoch == Cacheable {
+			args += " cacheable"
 		}
 	case Notify:
 		args = fmt.Sprintf("%s %s", m.Event.Kind, m.Event.Path)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	quote "github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -37,8 +38,13 @@ type Workload uint8
 
 // The workloads.
 const (
-	RegisterClients Workload = iota // a script of setData and getData on /x
-	LockClients                     // the lock recipe on /lock
+	RegisterClients   Workload = iota // a script of setData and getData on /x
+	LockClients                       // the lock recipe on /lock
+	SimpleLockClients                 // the simple lock (herd effect) on /slock
+	RWLockClients                     // the read/write lock recipe on /rw
+	BarrierClients                    // the double barrier on /b
+	MemberClients                     // group membership on /g
+	ElectionClients                   // the leader election recipe on /election
 )
 
 // Protocol is the coordination service with R replicas and C clients,
@@ -52,6 +58,11 @@ type Protocol struct {
 	// Store adds the storage server that lock holders write to;
 	// Sequencers makes it check their sequencers.
 	Store, Sequencers bool
+	// Cache makes register clients cache /x (cache.go).
+	Cache CacheMode
+	// LockDelay is Chubby's lock-delay, the alternative to sequencers
+	// (lockdelay.go).
+	LockDelay LockDelay
 	// MaxEpoch bounds the elections (they matter under -timers free; with
 	// perfect timers only a leader's crash starts one).
 	MaxEpoch uint8
@@ -59,6 +70,12 @@ type Protocol struct {
 	// while the leader lives (as if its lease had run out too early), so a
 	// deposed leader may go on serving reads.
 	NoLease bool
+	// Writers is the number of writers of the read/write lock: clients
+	// 0..Writers-1 write, the others read.
+	Writers int
+	// Broken selects the recipe's deliberately broken variant (see each
+	// recipe's file): what the checker must catch.
+	Broken bool
 }
 
 // NewRegister returns the service with register clients that run ops
@@ -122,6 +139,9 @@ const (
 	TimerSession  model.TimerID = 8 // the leader: TimerSession+c, client c's session expired
 )
 
+// Protocol implements model.TimerNamer (checked by the compiler).
+var _ model.TimerNamer = (*Protocol)(nil)
+
 // TimerName names the timers in traces: "election", "connloss",
 // "session-p3".
 func (p *Protocol) TimerName(t model.TimerID) string {
@@ -138,8 +158,19 @@ func (p *Protocol) TimerName(t model.TimerID) string {
 
 // paths are the znodes every replica starts with.
 func (p *Protocol) paths() []string {
-	if p.Workload == LockClients {
+	switch p.Workload {
+	case LockClients:
 		return []string{LockDir}
+	case SimpleLockClients:
+		return nil
+	case RWLockClients:
+		return []string{RWDir}
+	case BarrierClients:
+		return []string{BarrierDir}
+	case MemberClients:
+		return []string{GroupDir}
+	case ElectionClients:
+		return []string{ElectionDir}
 	}
 	return []string{RegisterPath}
 }
@@ -178,6 +209,21 @@ func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model
 		}
 		return dst
 	}
+	switch p.Workload {
+	case BarrierClients:
+		switch c.Phase {
+		case Idle:
+			dst = append(dst, InputEnter)
+		case Held:
+			dst = append(dst, InputLeave)
+		}
+		return dst
+	case MemberClients, ElectionClients:
+		if c.Phase == Idle {
+			dst = append(dst, InputJoin)
+		}
+		return dst
+	}
 	switch c.Phase {
 	case Idle:
 		dst = append(dst, InputLock)
@@ -187,9 +233,14 @@ func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model
 	return dst
 }
 
-// FairInput: a lock holder eventually unlocks; the rest is up to the
-// environment.
-func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool { return in == InputUnlock }
+// Protocol implements model.FairInputs (checked by the compiler).
+var _ model.FairInputs = (*Protocol)(nil)
+
+// FairInput: a lock holder eventually unlocks, a barrier member
+// eventually leaves; the rest is up to the environment.
+func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
+	return in == InputUnlock || in == InputLeave
+}
 
 // Step dispatches the event to the replica, the client or the store.
 func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
@@ -197,9 +248,16 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	case ReplicaNode:
 		s.R = p.stepReplica(self, s.R, ev, out)
 	case ClientNode:
-		if p.Workload == RegisterClients {
+		switch p.Workload {
+		case RegisterClients:
 			s.C = p.stepRegister(self, s.C, ev, out)
-		} else {
+		case SimpleLockClients:
+			s.C = p.stepSimpleLock(self, s.C, ev, out)
+		case BarrierClients:
+			s.C = p.stepBarrier(self, s.C, ev, out)
+		case MemberClients:
+			s.C = p.stepMember(self, s.C, ev, out)
+		default: // the lock, the read/write lock, the election
 			s.C = p.stepLock(self, s.C, ev, out)
 		}
 	case StoreNode:
@@ -247,23 +305,39 @@ func (p *Protocol) stepReplica(self model.NodeID, r Replica, ev model.Event[Msg]
 		return p.onAckNewLeader(self, r, from, m, out)
 	case Join:
 		return p.onJoin(r, from, m, out)
+	case InvAck:
+		return p.onInvAck(self, r, p.clientOf(from), out)
 	}
 	return r
 }
 
-// InCS: a lock client holds the lock.
+// Protocol implements invariants.CriticalSection (checked by the compiler).
+var _ invariants.CriticalSection[State] = (*Protocol)(nil)
+
+// InCS: a lock client holds the lock (an election client leads).
 func (p *Protocol) InCS(self model.NodeID, s State) bool {
 	return p.kind(self) == ClientNode && (s.C.Phase == Held || s.C.Phase == Writing)
 }
 
-// Waiting: a lock client wants the lock, or a register client waits for
-// an answer.
+// Protocol implements model.Waiter (checked by the compiler).
+var _ model.Waiter[State] = (*Protocol)(nil)
+
+// Waiting: a lock client wants the lock, a register client waits for an
+// answer, a group member or a candidate waits for the answer that makes
+// it one (a candidate that watches its predecessor, a member that
+// watches the group, waits for the environment: for a crash); a barrier
+// client is judged by barrier-progress instead (barrier.go).
 func (p *Protocol) Waiting(self model.NodeID, s State) bool {
 	if p.kind(self) != ClientNode {
 		return false
 	}
-	if p.Workload == RegisterClients {
+	switch p.Workload {
+	case RegisterClients:
 		return s.C.Busy
+	case BarrierClients:
+		return false
+	case MemberClients, ElectionClients:
+		return s.C.Phase >= Creating && s.C.Phase <= Checking
 	}
 	return s.C.Phase >= Creating && s.C.Phase <= Watching
 }

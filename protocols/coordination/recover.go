@@ -2,6 +2,9 @@ package coordination
 
 import "github.com/coordcheck/coordcheck/model"
 
+// Protocol implements model.Restarter (checked by the compiler).
+var _ model.Restarter[State, Msg] = (*Protocol)(nil)
+
 // Recover restarts a crashed node (model.Restarter).
 //
 // A replica keeps Zab's persistent state, its history, its committed

@@ -28,9 +28,15 @@ func (p *Protocol) onRequest(self model.NodeID, r Replica, c uint8, m Msg, out *
 	case op.Kind.IsWrite():
 		r.Owed[c] = m.Seq + 1
 		if r.Role == Leading {
-			return p.propose(self, r, Txn{Epoch: r.Accepted, Client: c, Origin: uint8(self), Seq: m.Seq, Op: op}, out)
+			t := Txn{Epoch: r.Accepted, Client: c, Origin: uint8(self), Seq: m.Seq, Op: op}
+			if p.Cache != NoCache {
+				return p.writeCached(self, r, t, out)
+			}
+			return p.propose(self, r, t, out)
 		}
 		out.Send(leader, Msg{Kind: Forward, Epoch: r.Accepted, Client: c, Seq: m.Seq, Op: op})
+	case r.Role == Leading && p.Cache != NoCache:
+		return p.replyCached(r, c, m.Seq, op, out)
 	case r.Role == Leading || p.Reads == LocalReads:
 		return p.reply(r, c, m.Seq, op, p.tree(r).Read(op), out)
 	case p.Reads == LeaderReads:
@@ -173,6 +179,9 @@ func (p *Protocol) apply(self model.NodeID, r Replica, n int, out *model.Out[Msg
 	t := p.tree(r)
 	for i, tx := range r.Log[r.Committed:n] {
 		res, evs := t.Apply(tx.Client, tx.Op)
+		if tx.Op.Kind == OpCloseSession {
+			r = dropWatches(r, tx.Client) // a watch lives no longer than its session
+		}
 		if tx.Origin == uint8(self) && r.owes(tx.Client, tx.Seq) {
 			zxid := r.Committed + uint8(i) + 1
 			out.Send(p.clientNode(tx.Client), Msg{Kind: Reply, Seq: tx.Seq, N: zxid, Res: res})
@@ -211,6 +220,18 @@ func (p *Protocol) fire(r Replica, evs []Event, out *model.Out[Msg]) Replica {
 		}
 		r.Watches = kept
 	}
+	return r
+}
+
+// dropWatches forgets the watches of client c, whose session ended.
+func dropWatches(r Replica, c uint8) Replica {
+	var kept []WatchReg
+	for _, w := range r.Watches {
+		if w.Client != c {
+			kept = append(kept, w)
+		}
+	}
+	r.Watches = kept
 	return r
 }
 

@@ -80,8 +80,12 @@ func (p *Protocol) NoLateWrite() property.Invariant[State, Msg] {
 // recorded history once a run has ended (so the history is recorded), and
 // no deadlock (no client waits forever for an answer). Lock clients:
 // mutual exclusion among the live clients, Zab's agreement, with a
-// storage server no late write, and no deadlock.
+// storage server no late write, and no deadlock. The other recipes: see
+// recipeProperties.
 func Properties(p *Protocol) property.Set[State, Msg] {
+	if p.Workload != RegisterClients && p.Workload != LockClients {
+		return recipeProperties(p)
+	}
 	if p.Workload == RegisterClients {
 		return property.Set[State, Msg]{
 			Invariants: []property.Invariant[State, Msg]{

@@ -67,8 +67,14 @@ type Replica struct {
 	Match [MaxReplicas]uint8
 	// Owed[c] is 1 + the request number for which client c waits for an
 	// answer from this server, 0 when none.
-	Owed    [MaxClients]uint8
-	Watches []WatchReg // sorted by path, kind and client
+	Owed [MaxClients]uint8
+	// Chubby's client caching (cache.go), at the master: Cachers, the
+	// clients that may hold /x in their cache; Pending, a write held
+	// until Waiting, the clients whose invalidation is not yet
+	// acknowledged, is empty (Pending.Op.Kind is OpNone when none).
+	Cachers, Waiting uint8
+	Pending          Txn
+	Watches          []WatchReg // sorted by path, kind and client
 }
 
 // serving says whether the replica answers clients: in phase 3 only.
@@ -89,11 +95,17 @@ const (
 	Releasing                  // unlock: delete(n)
 	Done                       // released
 	Failed                     // the connection was lost: the client gave up
+
+	// The double barrier (barrier.go).
+	Readying     // create(b + "/ready"): the last to arrive opens the barrier
+	Leaving      // getChildren(b, true) after delete(n): who has not left yet
+	LeaveWaiting // wait for the child watch: someone else leaves
 )
 
 var lockNames = [...]string{Idle: "IDLE", Creating: "CREATING", Listing: "LISTING",
 	Checking: "CHECKING", Watching: "WATCHING", Held: "HELD", Writing: "WRITING",
-	Releasing: "RELEASING", Done: "DONE", Failed: "FAILED"}
+	Releasing: "RELEASING", Done: "DONE", Failed: "FAILED", Readying: "READYING", Leaving: "LEAVING",
+	LeaveWaiting: "LEAVE-WAITING"}
 
 // String is the phase's name in traces.
 func (p LockPhase) String() string { return lockNames[p] }
@@ -109,6 +121,14 @@ type Client struct {
 	Mine  uint8 // the counter of its lock znode
 	Pred  uint8 // the counter of the znode it watches
 	Wrote uint8 // writes to storage completed (for the data it writes)
+	// Cached is a caching register client's copy of /x, plus one; 0: none.
+	Cached uint8
+	// PredRead: the read/write lock's predecessor is a read znode
+	// ("read-k"), not a write znode.
+	PredRead bool
+	// View is a group member's view (bit j: client j's znode was listed),
+	// and a barrier client's count of members seen at its last listing.
+	View uint8
 }
 
 // Store is the storage server that lock holders write to (Chubby's late

@@ -1,6 +1,12 @@
 package lamport
 
-import "github.com/coordcheck/coordcheck/protocols/mutex"
+import (
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/mutex"
+)
+
+// Protocol implements model.KindLister (checked by the compiler).
+var _ model.KindLister = (*Protocol)(nil)
 
 // ActionKinds lists the kinds of action the protocol takes, for the
 // checker's coverage (model.KindLister): the workload's inputs and the

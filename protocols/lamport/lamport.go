@@ -41,7 +41,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -94,6 +96,8 @@ const (
 )
 
 // Msg is a message with its timestamp.
+// Its encoding is derived from the type (model.CodecOf): the kind's
+// byte, then the timestamp as a varint.
 type Msg struct {
 	Kind Kind
 	TS   uint32
@@ -202,14 +206,23 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	return s
 }
 
+// Protocol implements model.FairInputs (checked by the compiler).
+var _ model.FairInputs = (*Protocol)(nil)
+
 // FairInput: a site that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
 	return mutex.FairInput(in)
 }
 
+// Protocol implements invariants.CriticalSection (checked by the compiler).
+var _ invariants.CriticalSection[State] = (*Protocol)(nil)
+
 // InCS: the site holds the critical section.
 func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
+
+// Protocol implements model.Waiter (checked by the compiler).
+var _ model.Waiter[State] = (*Protocol)(nil)
 
 // Waiting: the site wants the critical section.
 func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
@@ -256,6 +269,9 @@ func (p *Protocol) FormatMsg(m Msg) string {
 	return fmt.Sprintf("MSG(%d,ts=%d)", m.Kind, m.TS)
 }
 
+// Protocol implements model.AppCarrier (checked by the compiler).
+var _ model.AppCarrier[State, Msg] = (*Protocol)(nil)
+
 // SendApp stamps an application message with the clock: Lamport time
 // orders requests by happened-before only if every message carries it.
 func (p *Protocol) SendApp(_ model.NodeID, s State) (State, Msg) {
@@ -298,4 +314,11 @@ func (p *Protocol) formatQueue(s State) string {
 		parts[k] = fmt.Sprintf("%d:%s", s.Queue[id], id)
 	}
 	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// Properties is what the notes claim for p (seed 002, Lamport's algorithm:
+// mutual exclusion, no deadlock and starvation freedom), checked under
+// cfg: with cfg.Ordering also the happened-before order of requests.
+func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
+	return invariants.MutexProperties[State, Msg](p, cfg.Ordering)
 }

@@ -8,6 +8,9 @@ import (
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
+// Protocol implements model.DeadlockExplainer (checked by the compiler).
+var _ model.DeadlockExplainer[State, Msg] = (*Protocol)(nil)
+
 // ExplainDeadlock says why the deadlocked world w is stuck (seed 000,
 // "possible to construct cyclic wait graph"): for every waiting process,
 // in id order, the voters of its set whose vote it lacks and whom each of

@@ -26,7 +26,9 @@ package maekawa
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -79,6 +81,8 @@ const (
 )
 
 // Msg is a message; only a request carries a timestamp.
+// Its encoding is derived from the type (model.CodecOf): the kind's
+// byte, then the timestamp as a varint.
 type Msg struct {
 	Kind Kind
 	TS   uint32
@@ -157,14 +161,23 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	return s
 }
 
+// Protocol implements model.FairInputs (checked by the compiler).
+var _ model.FairInputs = (*Protocol)(nil)
+
 // FairInput: a process that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
 	return mutex.FairInput(in)
 }
 
+// Protocol implements invariants.CriticalSection (checked by the compiler).
+var _ invariants.CriticalSection[State] = (*Protocol)(nil)
+
 // InCS: the process holds the critical section.
 func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
+
+// Protocol implements model.Waiter (checked by the compiler).
+var _ model.Waiter[State] = (*Protocol)(nil)
 
 // Waiting: the process wants the critical section.
 func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
@@ -236,4 +249,15 @@ func formatVoted(v model.NodeID) string {
 		return "none"
 	}
 	return v.String()
+}
+
+// Properties is what a mutual-exclusion algorithm must have (seed 000,
+// "Maekawa algorithm":
+// mutual exclusion, only the holder of a vote releases it
+// (ReleaseFromHolder), no deadlock (which the notes show it lacks) and
+// starvation freedom), checked under cfg: with cfg.Ordering also the
+// happened-before order of requests.
+func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
+	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
+		property.Invariant[State, Msg]{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
 }

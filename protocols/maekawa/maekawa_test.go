@@ -8,6 +8,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/long"
+	"github.com/coordcheck/coordcheck/internal/spintest"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -42,27 +43,20 @@ func specWith(t *testing.T, n, rounds int, sets, requesters string) *checker.Spe
 // edges+1) and as many deadlocked states ("invalid end states"); mutual
 // exclusion and the release assertion hold in all of it.
 func TestStateCountsMatchSPIN(t *testing.T) {
+	deadlocks := func(n uint64) []checker.PropertyCount {
+		return []checker.PropertyCount{{Property: checker.DeadlockProperty, States: n}}
+	}
 	cases := []struct {
-		n             int
-		sets          string
-		states, edges uint64
-		deadlocks     uint64
-		long          bool
+		n    int
+		sets string
+		spintest.Counts
 	}{
-		{3, "all", 61007, 239216, 171, false},
-		{4, "grid", 2272135, 11833406, 939, true},
+		{3, "all", spintest.Counts{Verdict: checker.Violated, States: 61007, Edges: 239216, Violating: deadlocks(171)}},
+		{4, "grid", spintest.Counts{Verdict: checker.Violated, States: 2272135, Edges: 11833406, Violating: deadlocks(939), Long: true}},
 	}
 	for _, c := range cases {
-		if c.long && !long.Enabled() {
-			continue
-		}
-		rep := spec(t, c.n, 1, c.sets).Check(checker.Options{Exhaust: true})
-		require.Equal(t, checker.Violated, rep.Verdict, "n=%d sets=%s", c.n, c.sets)
-		require.Equal(t, c.states, rep.States, "n=%d sets=%s", c.n, c.sets)
-		require.Equal(t, c.edges, rep.Transitions, "n=%d sets=%s", c.n, c.sets)
-		require.Equal(t, []checker.PropertyCount{{Property: checker.DeadlockProperty, States: c.deadlocks}},
-			rep.ViolationCounts, "n=%d sets=%s", c.n, c.sets)
-		t.Logf("n=%d sets=%s: %d states in %s, %.0f states/s", c.n, c.sets, rep.States, rep.Elapsed, rep.StatesPerSecond)
+		spintest.Match(t, fmt.Sprintf("n=%d sets=%s", c.n, c.sets), c.Counts,
+			func() *checker.Report { return spec(t, c.n, 1, c.sets).Check(checker.Options{Exhaust: true}) })
 	}
 }
 

@@ -36,7 +36,7 @@ func (t Tally) String() string {
 // deadlock handling works: every process requests at once (all requests
 // have timestamp 1, so priority is by id), each enters as soon as it has
 // all votes and leaves at once, until each has been in the critical
-// section once. The run goes in synchronous rounds, as mutex.Measure's:
+// section once. The run goes in synchronous rounds, as costs.Mutex's:
 // every round delivers every message in flight at its start. Within a
 // round, a voter receives the requests of higher priority first, or, with
 // lowFirst, those of lower priority first, so that each later request

@@ -9,6 +9,9 @@ import (
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
+// Protocol implements model.DeadlockExplainer (checked by the compiler).
+var _ model.DeadlockExplainer[State, Msg] = (*Protocol)(nil)
+
 // ExplainDeadlock says why the deadlocked world w is stuck, in the words
 // of package maekawa: for every waiting process, in id order, the voters
 // whose vote it lacks, whom each of them voted for and whether it knows it

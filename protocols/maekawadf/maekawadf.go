@@ -68,7 +68,9 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
@@ -220,6 +222,8 @@ const (
 )
 
 // Msg is a message; only a request carries a timestamp.
+// Its encoding is derived from the type (model.CodecOf): the kind's
+// byte, then the timestamp as a varint.
 type Msg struct {
 	Kind Kind
 	TS   uint32
@@ -407,14 +411,32 @@ func before(ts uint32, i model.NodeID, ts2 uint32, j model.NodeID) bool {
 	return ts < ts2 || ts == ts2 && i < j
 }
 
+// Protocol implements model.FairInputs (checked by the compiler).
+var _ model.FairInputs = (*Protocol)(nil)
+
 // FairInput: a process that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
 	return mutex.FairInput(in)
 }
 
+// Protocol implements invariants.CriticalSection (checked by the compiler).
+var _ invariants.CriticalSection[State] = (*Protocol)(nil)
+
 // InCS: the process holds the critical section.
 func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
 
+// Protocol implements model.Waiter (checked by the compiler).
+var _ model.Waiter[State] = (*Protocol)(nil)
+
 // Waiting: the process wants the critical section.
 func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
+
+// Properties is what the notes claim for p (seed 002, Maekawa made
+// deadlock-free: mutual exclusion, one vote per voter (OneVote), no
+// deadlock and starvation freedom), checked under cfg: with cfg.Ordering
+// also the happened-before order of requests.
+func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
+	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
+		property.Invariant[State, Msg]{Name: OneVoteName, Holds: p.OneVote})
+}

@@ -10,6 +10,9 @@ import (
 // weight at most 4+N each, K releases, and the INQUIREs it stops deferring.
 const stepWeight = 1 << 16
 
+// Protocol implements model.Ranked (checked by the compiler).
+var _ model.Ranked[State, Msg] = (*Protocol)(nil)
+
 // Rank and Weight are the variant that shows every run ends (model.Ranked),
 // so that the checker need not keep the state graph to check starvation
 // freedom. An input moves its process forward (RELEASED, WANTED, HELD, and

@@ -21,7 +21,9 @@ package ricartagrawala
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -67,6 +69,8 @@ const (
 )
 
 // Msg is a message.
+// Its encoding is derived from the type (model.CodecOf): the kind's
+// byte, then the timestamp as a varint.
 type Msg struct {
 	Kind Kind
 	TS   uint32
@@ -142,14 +146,23 @@ func (p *Protocol) reply(s State) Msg {
 	return Msg{Kind: Reply, TS: s.Clock}
 }
 
+// Protocol implements model.FairInputs (checked by the compiler).
+var _ model.FairInputs = (*Protocol)(nil)
+
 // FairInput: a process that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
 	return mutex.FairInput(in)
 }
 
+// Protocol implements invariants.CriticalSection (checked by the compiler).
+var _ invariants.CriticalSection[State] = (*Protocol)(nil)
+
 // InCS: the process holds the critical section.
 func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
+
+// Protocol implements model.Waiter (checked by the compiler).
+var _ model.Waiter[State] = (*Protocol)(nil)
 
 // Waiting: the process wants the critical section.
 func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
@@ -189,6 +202,9 @@ func (p *Protocol) FormatMsg(m Msg) string {
 	return fmt.Sprintf("REP(clock=%d)", m.TS)
 }
 
+// Protocol implements model.AppCarrier (checked by the compiler).
+var _ model.AppCarrier[State, Msg] = (*Protocol)(nil)
+
 // SendApp stamps an application message with the clock: the notes' RA
 // orders requests by Lamport time, which every message must carry.
 func (p *Protocol) SendApp(_ model.NodeID, s State) (State, Msg) {
@@ -211,4 +227,11 @@ func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 		str += " deferred=" + mutex.FormatSet(s.Deferred)
 	}
 	return str + fmt.Sprintf(" rounds=%d", s.Rounds)
+}
+
+// Properties is what the notes claim for p (seeds 000 and 002, Ricart-
+// Agrawala: mutual exclusion, no deadlock and starvation freedom), checked
+// under cfg: with cfg.Ordering also the happened-before order of requests.
+func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
+	return invariants.MutexProperties[State, Msg](p, cfg.Ordering)
 }

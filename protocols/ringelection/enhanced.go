@@ -12,6 +12,9 @@ import (
 // it ("sequentially poll successors until one responds").
 const TimerPoll model.TimerID = 0
 
+// Protocol implements model.TimerNamer (checked by the compiler).
+var _ model.TimerNamer = (*Protocol)(nil)
+
 // TimerName names the timer in traces.
 func (p *Protocol) TimerName(model.TimerID) string { return "poll-timeout" }
 
@@ -109,6 +112,9 @@ func maxID(list string) uint8 {
 	}
 	return best
 }
+
+// Protocol implements model.TimerGuard (checked by the compiler).
+var _ model.TimerGuard[State, Msg] = (*Protocol)(nil)
 
 // TimerReady makes the poll timeout a perfect failure detector: it fires
 // only when Next is down and no answer from Next is still on its way; then

@@ -1,11 +1,13 @@
 package ringelection
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/spintest"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -28,22 +30,18 @@ func spec(t *testing.T, p *Protocol, faults string) *checker.Spec[State, Msg] {
 // CPU; it is left to `coordcheck check ringelection -n 10`.)
 func TestChangRobertsMatchesSPIN(t *testing.T) {
 	cases := []struct {
-		n             int
-		states, edges uint64
-		depth         int
+		n int
+		spintest.Counts
 	}{
-		{3, 31, 58, 7},
-		{4, 116, 281, 10},
-		{5, 489, 1428, 15},
-		{6, 2206, 7455, 21},
-		{8, 50152, 213101, 36},
+		{3, spintest.Counts{States: 31, Edges: 58, Depth: 7}},
+		{4, spintest.Counts{States: 116, Edges: 281, Depth: 10}},
+		{5, spintest.Counts{States: 489, Edges: 1428, Depth: 15}},
+		{6, spintest.Counts{States: 2206, Edges: 7455, Depth: 21}},
+		{8, spintest.Counts{States: 50152, Edges: 213101, Depth: 36}},
 	}
 	for _, c := range cases {
-		rep := spec(t, New(c.n, ChangRoberts), "none").Check(checker.Options{})
-		require.Equal(t, checker.Pass, rep.Verdict, "n=%d: %v", c.n, rep.Counterexample)
-		require.Equal(t, c.states, rep.States, "n=%d", c.n)
-		require.Equal(t, c.edges, rep.Transitions, "n=%d", c.n)
-		require.Equal(t, c.depth, rep.Depth, "n=%d", c.n)
+		spintest.Match(t, fmt.Sprintf("n=%d", c.n), c.Counts,
+			func() *checker.Report { return spec(t, New(c.n, ChangRoberts), "none").Check(checker.Options{}) })
 	}
 }
 
@@ -256,34 +254,4 @@ func TestParseInitiators(t *testing.T) {
 	require.Equal(t, uint64(0b1010), set)
 	_, err = ParseInitiators("p1+p4", 4)
 	require.EqualError(t, err, `parameter initiators="p1+p4": "p4" is not a process (want all, or ids like p1+p3 from p0 to p3)`)
-}
-
-// The measured costs for N from 3 to 7 (seed 001, "Comparison"; seed 003,
-// "Worst-Case Analysis"): Chang-Roberts 2N when the highest id starts and
-// 3N-1 when its successor does, in as many transmission times; the
-// enhanced ring 2N always, plus one ACK for each.
-func TestCosts(t *testing.T) {
-	for n := 3; n <= 7; n++ {
-		c, err := Measure(n, ChangRoberts)
-		require.NoError(t, err)
-		require.Equal(t, model.NodeID(0), c.Best.Initiator)
-		require.Equal(t, n, c.Best.Sent("ELECTION"))
-		require.Equal(t, n, c.Best.Sent("COORD"))
-		require.Equal(t, 2*n, c.Best.Time())
-		require.Equal(t, model.NodeID(1), c.Worst.Initiator)
-		require.Equal(t, 2*n-1, c.Worst.Sent("ELECTION"))
-		require.Equal(t, n, c.Worst.Sent("COORD"))
-		require.Equal(t, 3*n-1, c.Worst.Time())
-
-		c, err = Measure(n, Enhanced)
-		require.NoError(t, err)
-		for _, r := range []struct{ sent, acks, time int }{
-			{c.Best.Sent(Counted...), c.Best.Sent("ACK"), c.Best.Time(Counted...)},
-			{c.Worst.Sent(Counted...), c.Worst.Sent("ACK"), c.Worst.Time(Counted...)},
-		} {
-			require.Equal(t, 2*n, r.sent)
-			require.Equal(t, 2*n, r.acks)
-			require.Equal(t, 2*n, r.time)
-		}
-	}
 }

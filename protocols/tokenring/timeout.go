@@ -57,6 +57,9 @@ import "github.com/coordcheck/coordcheck/model"
 // TimerToken is the timer a process starts when it transmits the token.
 const TimerToken model.TimerID = 0
 
+// Protocol implements model.TimerNamer (checked by the compiler).
+var _ model.TimerNamer = (*Protocol)(nil)
+
 // TimerName names the timer in traces: "token-timeout".
 func (p *Protocol) TimerName(t model.TimerID) string {
 	if t == TimerToken {
@@ -138,6 +141,9 @@ func (p *Protocol) due(self model.NodeID, s State) int8 {
 	}
 	return (s.Seen + 1) % int8(p.K)
 }
+
+// Protocol implements model.TimerGuard (checked by the compiler).
+var _ model.TimerGuard[State, Msg] = (*Protocol)(nil)
 
 // TimerReady is the slides' "timeout > sum(exclusion time + protocol
 // time)" under the default (perfect) timer semantics: the timeout expires

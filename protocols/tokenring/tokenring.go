@@ -53,7 +53,9 @@ import (
 	"fmt"
 
 	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -274,14 +276,23 @@ func (p *Protocol) pass(self model.NodeID, s State, v int8, out *model.Out[Msg])
 	return s
 }
 
+// Protocol implements model.FairInputs (checked by the compiler).
+var _ model.FairInputs = (*Protocol)(nil)
+
 // FairInput: a process that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
 	return mutex.FairInput(in)
 }
 
+// Protocol implements invariants.CriticalSection (checked by the compiler).
+var _ invariants.CriticalSection[State] = (*Protocol)(nil)
+
 // InCS: the process holds the critical section.
 func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
+
+// Protocol implements model.Waiter (checked by the compiler).
+var _ model.Waiter[State] = (*Protocol)(nil)
 
 // Waiting: the process wants the critical section.
 func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
@@ -356,4 +367,23 @@ func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 		}
 	}
 	return str + fmt.Sprintf(" rounds=%d", s.Rounds)
+}
+
+// Properties is what the notes claim for p (seeds 000 and 001, "Token ring
+// algorithm"), checked under cfg: mutual exclusion, one token (at most one
+// where cfg's faults may lose it, see Lossy), no deadlock and starvation
+// freedom; with cfg.Ordering also the happened-before order of requests.
+func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
+	holds := p.OneToken
+	if Lossy(cfg.Faults) {
+		holds = p.AtMostOneToken
+	}
+	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
+		property.Invariant[State, Msg]{Name: OneTokenName, Holds: holds})
+}
+
+// Lossy says whether faults may lose the token: drops, crashes or
+// partitions.
+func Lossy(f model.Faults) bool {
+	return f.Budget[model.Drop] != 0 || f.Budget[model.Crash] != 0 || f.Budget[model.Partition] != 0
 }

@@ -68,6 +68,9 @@ func (p *Protocol) tokens(w *model.World[State, Msg], exact bool) (bool, string)
 	return true, ""
 }
 
+// Protocol implements model.DeadlockExplainer (checked by the compiler).
+var _ model.DeadlockExplainer[State, Msg] = (*Protocol)(nil)
+
 // ExplainDeadlock says why nothing can move while processes wait: no
 // token is left to grant the critical section (and, under PingPong, no
 // pong to regenerate it).

@@ -65,7 +65,9 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -385,6 +387,9 @@ func (p *Protocol) head(s State) model.NodeID {
 	return h
 }
 
+// Protocol implements model.FairInputs (checked by the compiler).
+var _ model.FairInputs = (*Protocol)(nil)
+
 // FairInput: a process that may enter eventually does, one in the critical
 // section eventually leaves, and one that backs off eventually retries (the
 // random period ends); requesting is up to the environment.
@@ -392,10 +397,16 @@ func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
 	return mutex.FairInput(in) || in == Retry
 }
 
+// Protocol implements invariants.CriticalSection (checked by the compiler).
+var _ invariants.CriticalSection[State] = (*Protocol)(nil)
+
 // InCS: the process holds the critical section.
 func (p *Protocol) InCS(self model.NodeID, s State) bool {
 	return !p.IsCoordinator(self) && s.Phase == mutex.Held
 }
+
+// Protocol implements model.Waiter (checked by the compiler).
+var _ model.Waiter[State] = (*Protocol)(nil)
 
 // Waiting: the process wants the critical section (backing off included).
 func (p *Protocol) Waiting(self model.NodeID, s State) bool {
@@ -497,6 +508,9 @@ func (p *Protocol) FormatMsg(m Msg) string {
 	return fmt.Sprintf("MSG(%d,ts=%d,vote=%d)", m.Kind, m.TS, m.Vote)
 }
 
+// Protocol implements model.AppCarrier (checked by the compiler).
+var _ model.AppCarrier[State, Msg] = (*Protocol)(nil)
+
 // SendApp stamps an application message with the process's clock, so that
 // requests can carry Lamport time across the application's messages too.
 func (p *Protocol) SendApp(_ model.NodeID, s State) (State, Msg) {
@@ -555,4 +569,13 @@ func (p *Protocol) formatQueue(s State) string {
 		s.Req[h] = 0
 	}
 	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// Properties is what the notes claim for p (seed 001, "Voting algorithms
+// (Lin's and Maekawa's)": mutual exclusion, votes counted accurately
+// (VotesAccurate), no deadlock and starvation freedom), checked under cfg:
+// with cfg.Ordering also the happened-before order of requests.
+func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
+	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
+		property.Invariant[State, Msg]{Name: VotesAccurateName, Holds: p.VotesAccurate})
 }

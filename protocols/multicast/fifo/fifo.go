@@ -11,6 +11,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
@@ -100,8 +101,23 @@ func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 // FormatMsg is "DATA(p0#1)".
 func (p *Protocol) FormatMsg(m Msg) string { return "DATA(" + m.ID.String() + ")" }
 
+// Protocol implements model.TimerNamer (checked by the compiler).
+var _ model.TimerNamer = (*Protocol)(nil)
+
 // TimerName names the transmit timer.
 func (p *Protocol) TimerName(t model.TimerID) string { return multicast.TimerName(t) }
 
 // Kind is a message's kind in the cost tables.
 func Kind(Msg) string { return "DATA" }
+
+// Claims are the properties the notes claim for FIFO-ordered multicast
+// over reliable channels (seed 001): integrity, FIFO order, validity and
+// agreement.
+var Claims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
+	invariants.ValidityName, invariants.McastAgreementName}
+
+// Properties is FIFO multicast's property set: the multicast properties
+// named by props, or the claimed ones when props is empty.
+func Properties(p *Protocol, props ...string) property.Set[State, Msg] {
+	return invariants.McastProperties[State, Msg](Claims, props...)
+}

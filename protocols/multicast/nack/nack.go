@@ -31,6 +31,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
@@ -230,6 +231,9 @@ func (p *Protocol) toGroup(self model.NodeID, msg Msg, out *model.Out[Msg]) {
 	}
 }
 
+// Protocol implements model.TimerGuard (checked by the compiler).
+var _ model.TimerGuard[State, Msg] = (*Protocol)(nil)
+
 // TimerReady: the session timer fires once the sender has finished its
 // multicast and none of its DATA or SESSION messages, and no NACK of its
 // messages, is in flight (sessions do not pile up); the others at any
@@ -283,6 +287,9 @@ func (p *Protocol) FormatMsg(m Msg) string {
 	return kindNames[m.Kind] + "(" + m.ID.String() + ")"
 }
 
+// Protocol implements model.TimerNamer (checked by the compiler).
+var _ model.TimerNamer = (*Protocol)(nil)
+
 // TimerName names the timers.
 func (p *Protocol) TimerName(t model.TimerID) string {
 	switch t {
@@ -298,3 +305,16 @@ func (p *Protocol) TimerName(t model.TimerID) string {
 
 // KindOf is a message's kind in the cost tables.
 func KindOf(m Msg) string { return kindNames[m.Kind] }
+
+// Claims are the properties the notes claim for scalable reliable
+// multicast with negative acknowledgements (seed 001), the history kept
+// for ever: integrity, delivery in each sender's order, validity and
+// agreement.
+var Claims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
+	invariants.ValidityName, invariants.McastAgreementName}
+
+// Properties is NACK-based reliable multicast's property set: the multicast properties
+// named by props, or the claimed ones when props is empty.
+func Properties(p *Protocol, props ...string) property.Set[State, Msg] {
+	return invariants.McastProperties[State, Msg](Claims, props...)
+}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
@@ -190,6 +191,9 @@ func (p *Protocol) receive(self model.NodeID, s State, from model.NodeID, msg Ms
 	return s
 }
 
+// Protocol implements model.TimerGuard (checked by the compiler).
+var _ model.TimerGuard[State, Msg] = (*Protocol)(nil)
+
 // TimerReady: the transmit timer is always ready; the retransmission
 // timer once the multicast is sent and no DATA of self's, and no ACK or
 // request for self, is still in flight (a perfect timeout).
@@ -243,6 +247,9 @@ func (p *Protocol) FormatMsg(m Msg) string {
 	return t + ")"
 }
 
+// Protocol implements model.TimerNamer (checked by the compiler).
+var _ model.TimerNamer = (*Protocol)(nil)
+
 // TimerName names the timers.
 func (p *Protocol) TimerName(t model.TimerID) string {
 	if t == Retransmit {
@@ -253,3 +260,15 @@ func (p *Protocol) TimerName(t model.TimerID) string {
 
 // KindOf is a message's kind in the cost tables.
 func KindOf(m Msg) string { return kindNames[m.Kind] }
+
+// Claims are the properties the notes claim for basic reliable multicast
+// (seed 001), whose processes "do not fail": the reliable multicast
+// properties, delivery in each sender's order, and all or none.
+var Claims = []string{invariants.IntegrityName, invariants.FIFOOrderName, invariants.AllOrNoneName,
+	invariants.ValidityName, invariants.McastAgreementName}
+
+// Properties is basic reliable multicast's property set: the multicast properties
+// named by props, or the claimed ones when props is empty.
+func Properties(p *Protocol, props ...string) property.Set[State, Msg] {
+	return invariants.McastProperties[State, Msg](Claims, props...)
+}

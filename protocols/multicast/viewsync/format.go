@@ -66,6 +66,9 @@ func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 	return str
 }
 
+// Protocol implements model.TimerNamer (checked by the compiler).
+var _ model.TimerNamer = (*Protocol)(nil)
+
 // TimerName: "transmit", "suspect-p2".
 func (p *Protocol) TimerName(t model.TimerID) string {
 	if t == multicast.Transmit {

@@ -46,6 +46,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
@@ -304,6 +305,9 @@ func deliverAll(s State, self model.NodeID, set uint64, out *model.Out[Msg]) Sta
 	return s
 }
 
+// Protocol implements model.TimerGuard (checked by the compiler).
+var _ model.TimerGuard[State, Msg] = (*Protocol)(nil)
+
 // TimerReady is the perfect failure detector: Suspect+x fires only when x
 // is a member not yet suspected, has crashed, and none of its messages is
 // still in flight. multicast.Transmit is always ready.
@@ -327,3 +331,15 @@ func (p *Protocol) TimerReady(w *model.World[State, Msg], self model.NodeID, t m
 // KindName names m's type in cost counts: "MSG", "FLUSH-REQ", "FLUSH" or
 // "NEWVIEW".
 func KindName(m Msg) string { return [...]string{"MSG", "FLUSH-REQ", "FLUSH", "NEWVIEW"}[m.Kind] }
+
+// Claims are the properties the notes claim for view-synchronous multicast
+// (seed 001): integrity, view synchrony, all or none among the survivors,
+// validity and agreement.
+var Claims = []string{invariants.IntegrityName, invariants.ViewSynchronyName, invariants.AllOrNoneName,
+	invariants.ValidityName, invariants.McastAgreementName}
+
+// Properties is view-synchronous multicast's property set: the multicast properties
+// named by props, or the claimed ones when props is empty.
+func Properties(p *Protocol, props ...string) property.Set[State, Msg] {
+	return invariants.McastProperties[State, Msg](Claims, props...)
+}
