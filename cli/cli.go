@@ -76,6 +76,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdLincheck(args[1:], stdout)
 	case "run":
 		code, err = cmdRun(args[1:], stdout, stderr)
+	case "node":
+		// Hidden: a node process of run -transport proc (this very
+		// program, re-executed).
+		code, err = cmdNode(args[1:])
 	case "explore":
 		code, err = cmdExplore(args[1:], stdout)
 	case "merge":

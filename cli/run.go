@@ -4,62 +4,76 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/live"
+	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols"
 )
 
 const runHelp = `usage: coordcheck run PROTOCOL [protocol parameters] [flags]
 
-Runs the protocol for real, the very code 'check' explores: one goroutine per node,
-messages in the protocol's own encoding over TCP connections on 127.0.0.1 (or in
-memory), timers on the wall clock, and a workload that keeps requesting the critical
-section. An observer records every critical section on one monotonic clock and judges
-the run by the checker's properties: mutual exclusion on the observed intervals, and
-no-deadlock (nothing in flight, no timer armed, no input enabled, and a node waiting;
-the run then ends early).
+Runs the protocol for real, the very code 'check' explores: one goroutine per node
+(or one OS process per node, -transport proc), messages in the protocol's own
+encoding over TCP connections on 127.0.0.1 (or in memory), timers on the wall clock,
+and a workload that takes every input the protocol enables (requests of the critical
+section, multicasts, client operations). The runtime keeps what the checker's world
+holds (messages in flight per link, timers, crashed nodes, the partition), so the run
+is judged by the checker's own properties: mutual exclusion on the observed critical
+sections, the protocol's invariants on snapshots of the run, and, when the run settles
+(nothing can happen any more), its end-of-run properties (election safety, the
+linearizability of the client history through porcupine, multicast agreement) and
+its liveness; no-deadlock throughout. A run with a bounded workload ends when it
+settles; one without runs for -duration.
 
 flags:
-  -duration D       how long the workload runs (default 5s, at most 1h)
-  -transport T      tcp (default) or mem
-  -faults SPEC      faults on the links and nodes: drop=K, dup=K (K a count or inf),
-                    delay=D (each message held up to D, links stay FIFO),
-                    crash=K[@p1+p2], restart=K (node goroutines); default none
+  -duration D       how long the run lasts at most (default 5s, at most 1h)
+  -transport T      tcp (default), mem, or proc (each node its own process, which a
+                    crash kills and a restart starts again)
+  -faults SPEC      the checker's faults, injected live: drop=K, dup=K (K a count or
+                    inf; each message struck with -fault-rate while the budget lasts),
+                    crash=K[@p1+p2] and restart=K (nodes, at evenly spaced times),
+                    partition=K (the links between two groups cut both ways, a while),
+                    delay=D (each message held up to D, links stay FIFO); default none
   -fault-rate P     chance that a message is dropped or duplicated while the budget
                     lasts (default 0.01)
   -hold D           how long a node stays in its critical section (default 100us:
                     one that takes no time leaves an overlap only microseconds to show)
-  -seed N           seed of the fault injector (default 1)
+  -think D          a node pauses up to D (drawn from the seed) before each input it
+                    takes, so that clients interleave (default 0: at once)
+  -timer D          how long an armed timer waits before it fires (default 10ms)
+  -restart-within D a crashed node restarts, a partition heals, after a pause drawn
+                    up to D (default half the time between two faults, at most 500ms)
+  -seed N           seed of the fault injector and the chaos (default 1)
+  -o FILE.edn       write the observed client history (coordination service) as Jepsen
+                    EDN, which 'coordcheck lincheck -model kv' reads
+  -html FILE        write porcupine's view of the observed client history
+  -cex FILE         where to write the checker's counterexample of a violation, when
+                    the run's trace replays to it (default: a file in the temp dir)
 
 Exit codes: 0 the observed run satisfies the properties, 1 one is violated,
-2 bad usage, 3 nothing to judge (no critical section was entered).
+2 bad usage, 3 inconclusive (a property could not be judged: nothing it applies to
+happened, or the run never ended for a property of the end of a run).
 `
 
 func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
-	var runnable []string
-	for _, e := range protocols.All() {
-		if e.Live != nil {
-			runnable = append(runnable, e.Name)
-		}
-	}
 	name, rest := splitProtocol(args)
 	if name == "" {
 		if hasHelp(args) {
-			fmt.Fprintf(stdout, "%s\nprotocols that run live: %s\n", runHelp, strings.Join(runnable, ", "))
+			fmt.Fprintf(stdout, "%s\nprotocols: %s\n", runHelp, strings.Join(protocols.Names(), ", "))
 			return 0, nil
 		}
-		return 0, usageError("run needs a protocol (valid: %s)", strings.Join(runnable, ", "))
+		return 0, usageError("run needs a protocol (valid: %s)", strings.Join(protocols.Names(), ", "))
 	}
 	entry, ok := protocols.Lookup(name)
 	if !ok {
 		return 0, usageError("%s", (&protocols.UnknownError{Name: name}).Error())
-	}
-	if entry.Live == nil {
-		return 0, usageError("run %s: this protocol does not run live yet (valid: %s)", name, strings.Join(runnable, ", "))
 	}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -67,12 +81,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	for _, p := range entry.Params {
 		params[p.Name] = fs.String(p.Name, p.Default, p.Doc)
 	}
-	duration := fs.Duration("duration", 5*time.Second, "how long the workload runs")
-	transport := fs.String("transport", "tcp", "tcp or mem")
+	duration := fs.Duration("duration", 5*time.Second, "how long the run lasts at most")
+	transport := fs.String("transport", "tcp", "tcp, mem or proc")
 	faults := fs.String("faults", "none", "faults")
 	rate := fs.Float64("fault-rate", live.DefaultRate, "chance a message is struck")
 	hold := fs.Duration("hold", 100*time.Microsecond, "time in the critical section")
+	think := fs.Duration("think", 0, "bound of the pause before each input")
+	timer := fs.Duration("timer", 10*time.Millisecond, "timer delay")
 	seed := fs.Uint64("seed", 1, "fault injector seed")
+	within := fs.Duration("restart-within", 0, "bound of the pause before a restart or a heal")
+	edn := fs.String("o", "", "EDN history file")
+	html := fs.String("html", "", "HTML visualization file")
+	cex := fs.String("cex", "", "counterexample file")
 	if err := fs.Parse(rest); err != nil {
 		if err == flag.ErrHelp {
 			printRunHelp(stdout, entry)
@@ -89,7 +109,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 			given[f.Name] = f.Value.String()
 		}
 	})
-	if _, ok := given["rounds"]; ok {
+	if _, ok := given["rounds"]; ok && entry.Family == "mutex" {
 		return 0, usageError("run %s: -rounds bounds the checker's state space; a live run requests for -duration", name)
 	}
 	if *duration <= 0 || *duration > time.Hour {
@@ -98,14 +118,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if *hold < 0 || *hold > *duration {
 		return 0, usageError("run %s: -hold %s: want a duration from 0 to the run's -duration", name, hold)
 	}
-	cfg := live.RunConfig{Duration: *duration, Hold: *hold, Seed: *seed}
-	switch *transport {
-	case "tcp":
-		cfg.Transport = live.TCP
-	case "mem":
-		cfg.Transport = live.Mem
-	default:
-		return 0, usageError("run %s: -transport %s (valid: tcp, mem)", name, clip.Quote(*transport))
+	if *think < 0 || *think > *duration {
+		return 0, usageError("run %s: -think %s: want a duration from 0 to the run's -duration", name, think)
+	}
+	if *timer <= 0 || *timer > time.Minute {
+		return 0, usageError("run %s: -timer %s: want a duration from 1ns to 1m", name, timer)
+	}
+	if *within < 0 || *within > *duration {
+		return 0, usageError("run %s: -restart-within %s: want a duration from 0 to the run's -duration", name, within)
+	}
+	cfg := live.RunConfig{Duration: *duration, Hold: *hold, Seed: *seed, TimerDelay: *timer, RestartWithin: *within, Think: *think}
+	var ok2 bool
+	if cfg.Transport, ok2 = live.ParseTransport(*transport); !ok2 {
+		return 0, usageError("run %s: -transport %s (valid: tcp, mem, proc)", name, clip.Quote(*transport))
 	}
 	var err error
 	if cfg.Faults, err = live.ParseFaults(*faults); err != nil {
@@ -116,7 +141,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, usageError("%s: %v", name, err)
 	}
-	runner, err := entry.Live(values)
+	runner, err := entry.Runner(values)
 	if err != nil {
 		return 0, usageError("%s: %v", name, err)
 	}
@@ -126,159 +151,145 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if (cfg.Faults.Drop != 0 || cfg.Faults.Dup != 0) && cfg.Faults.Rate == 0 {
 		return 0, usageError("-fault-rate 0: drop and dup would never strike")
 	}
+	if cfg.Transport == live.Proc {
+		self, err := os.Executable()
+		if err != nil {
+			return 0, &exitError{2, fmt.Sprintf("run %s: -transport proc needs this program's path: %v", name, err)}
+		}
+		cfg.Node = nodeCommand(self, name, given)
+	}
 
 	var shown []string
 	for _, p := range entry.Params {
-		if p.Name != "rounds" {
+		if p.Name != "rounds" || entry.Family != "mutex" {
 			shown = append(shown, p.Name+"="+values.Get(p.Name))
 		}
 	}
-	fmt.Fprintf(stdout, "run %s %s: %d nodes, transport %s, faults %s, %s\n",
+	fmt.Fprintf(stdout, "run %s %s: %d nodes, transport %s, faults %s, at most %s\n",
 		name, strings.Join(shown, " "), runner.Nodes(), cfg.Transport, cfg.Faults, cfg.Duration)
-	if isTerminal(stderr) {
-		cfg.Progress = func(p live.Progress) {
-			fmt.Fprintf(stderr, "\r  %5.1fs  %d critical sections  %d messages ", p.Elapsed.Seconds(), p.Entries, p.Sent)
+	term := isTerminal(stderr)
+	cfg.ProgressEvery = min(time.Second, cfg.Duration/4)
+	if term {
+		cfg.ProgressEvery = 200 * time.Millisecond
+	}
+	cfg.Progress = func(p live.Progress) {
+		line := fmt.Sprintf("  %5.1fs  %d steps  %d messages  %d critical sections  %d outputs", p.Elapsed.Seconds(), p.Steps, p.Sent, p.Entries, p.Outputs)
+		if term {
+			fmt.Fprintf(stderr, "\r%s ", line)
+		} else {
+			fmt.Fprintln(stderr, line)
 		}
 	}
 	rep, err := runner.Run(cfg)
-	if cfg.Progress != nil {
+	if term {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	if err != nil {
 		return 0, &exitError{2, fmt.Sprintf("run %s: %v", name, err)}
 	}
 	printRunReport(stdout, entry, values, rep)
-	return runExitCode(rep), nil
+	code := runExitCode(rep)
+	var late []string
+	path := *cex
+	if path == "" {
+		path = filepath.Join(os.TempDir(), fmt.Sprintf("coordcheck-run-%s-seed%d.cex", name, *seed))
+	}
+	if c, err := judgeRun(stdout, entry, values, rep, path); err != nil {
+		late = append(late, err.Error())
+	} else if c == 1 {
+		code = 1
+	}
+	if err := writeRunHistory(stdout, rep, *edn, *html); err != nil {
+		late = append(late, err.Error())
+	}
+	for _, e := range late {
+		fmt.Fprintln(stderr, "coordcheck: "+clip.Line(e))
+	}
+	return code, nil
 }
 
-// runExitCode is 1 when a verdict is a violation, 3 when nothing could be
-// judged, 0 otherwise.
+// nodeCommand re-executes this program as one node of the run:
+// `coordcheck node PROTOCOL -id N -addr A [parameters]`.
+func nodeCommand(self, name string, given map[string]string) live.NodeCommand {
+	return func(id model.NodeID, addr string) *exec.Cmd {
+		args := []string{"node", name, "-id", strconv.Itoa(int(id)), "-addr", addr}
+		for _, k := range sortedKeys(given) {
+			args = append(args, "-"+k, given[k])
+		}
+		cmd := exec.Command(self, args...)
+		cmd.Stderr = os.Stderr
+		return cmd
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			if keys[j] < keys[i] {
+				keys[i], keys[j] = keys[j], keys[i]
+			}
+		}
+	}
+	return keys
+}
+
+// cmdNode is the hidden command a node process of `run -transport proc`
+// runs: it builds the protocol from the same parameters and serves the
+// runner's steps at -addr.
+func cmdNode(args []string) (int, error) {
+	name, rest := splitProtocol(args)
+	entry, ok := protocols.Lookup(name)
+	if !ok {
+		return 0, usageError("%s", (&protocols.UnknownError{Name: name}).Error())
+	}
+	fs := flag.NewFlagSet("node", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	for _, p := range entry.Params {
+		fs.String(p.Name, p.Default, p.Doc)
+	}
+	id := fs.Int("id", -1, "node id")
+	addr := fs.String("addr", "", "runner address")
+	if err := fs.Parse(rest); err != nil {
+		return 0, usageError("node %s: %s", name, flagUsageErr(fs, err))
+	}
+	given := map[string]string{}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "id" && f.Name != "addr" {
+			given[f.Name] = f.Value.String()
+		}
+	})
+	values, err := entry.Values(given)
+	if err != nil {
+		return 0, usageError("%s: %v", name, err)
+	}
+	runner, err := entry.Runner(values)
+	if err != nil {
+		return 0, usageError("%s: %v", name, err)
+	}
+	if *id < 0 || *id >= runner.Nodes() {
+		return 0, usageError("node %s: -id %d: want 0 to %d", name, *id, runner.Nodes()-1)
+	}
+	if err := runner.ServeNode(live.NodeArgs{ID: model.NodeID(*id), Addr: *addr}); err != nil {
+		return 0, &exitError{1, fmt.Sprintf("node %s p%d: %v", name, *id, err)}
+	}
+	return 0, nil
+}
+
+// runExitCode is 1 when a verdict is a violation, 3 when a property could
+// not be judged (an optional one aside), 0 otherwise.
 func runExitCode(rep *live.Report) int {
 	code := 0
 	for _, v := range rep.Verdicts {
 		switch {
 		case !v.Holds:
 			return 1
-		case v.Judged == 0:
+		case (v.Judged == 0 && !v.Optional) || (v.Skipped != "" && v.Judged > 0):
 			code = 3
 		}
 	}
 	return code
-}
-
-func printRunReport(w io.Writer, e protocols.Entry, values protocols.Values, rep *live.Report) {
-	secs := rep.Elapsed.Seconds()
-	fmt.Fprintf(w, "\n%-6s %9s %11s\n", "node", "entries", "entries/s")
-	for i, k := range rep.Entries {
-		fmt.Fprintf(w, "p%-5d %9d %11.1f\n", i, k, float64(k)/secs)
-	}
-	total := rep.TotalEntries()
-	fmt.Fprintf(w, "%-6s %9d %11.1f   (over %.2fs)\n", "all", total, float64(total)/secs, secs)
-	if l := rep.Latencies; len(l) > 0 {
-		fmt.Fprintf(w, "\nrequest -> enter latency: p50 %s  p90 %s  p99 %s  max %s  (%d entries)\n",
-			roundDur(live.Percentile(l, 50)), roundDur(live.Percentile(l, 90)), roundDur(live.Percentile(l, 99)),
-			roundDur(l[len(l)-1]), len(l))
-	}
-	fmt.Fprintf(w, "\nmessages: %d sent", rep.Sent)
-	if total > 0 {
-		fmt.Fprintf(w, ", %.2f per critical-section entry", float64(rep.Sent)/float64(total))
-	}
-	fmt.Fprintln(w)
-	if e.Costs != nil {
-		printCostsBeside(w, e, values)
-	}
-	if f := rep.Faults; f != (live.FaultCounts{}) {
-		fmt.Fprintf(w, "faults: %s\n", f)
-	}
-	// A request made just before the end is not news; one pending for
-	// long is (a lost message, a crash), though no verdict: a finite run
-	// cannot show starvation.
-	var stuck []string
-	for _, p := range rep.Waiting {
-		if age := rep.Elapsed - p.Since; age > stuckAfter {
-			stuck = append(stuck, fmt.Sprintf("%s (for %s)", p.Node, roundDur(age)))
-		}
-	}
-	if len(stuck) > 0 {
-		fmt.Fprintf(w, "waiting for over %s when the run ended: %s\n", stuckAfter, strings.Join(stuck, ", "))
-	}
-	fmt.Fprintln(w)
-	for _, v := range rep.Verdicts {
-		switch {
-		case !v.Holds:
-			if v.Property == checker.DeadlockProperty {
-				fmt.Fprintf(w, "%s: VIOLATED on the observed run: %s\n", v.Property, v.First)
-				break
-			}
-			fmt.Fprintf(w, "%s: VIOLATED on the observed run, %d overlapping entries of %d; first: %s\n",
-				v.Property, v.Violations, v.Judged, v.First)
-		case v.Judged == 0:
-			fmt.Fprintf(w, "%s: nothing to judge, no critical section was entered (inconclusive)\n", v.Property)
-		case v.Property == checker.DeadlockProperty:
-			fmt.Fprintf(w, "%s: none observed (looked %d times, every %s, for nothing in flight, no timer, no input and a waiting node)\n",
-				v.Property, v.Judged, live.MonitorEvery)
-		default:
-			fmt.Fprintf(w, "%s: holds on %d observed critical sections\n", v.Property, v.Judged)
-		}
-	}
-}
-
-// stuckAfter is how long a request must have been pending at the end of a
-// run to be reported.
-const stuckAfter = 500 * time.Millisecond
-
-// printCostsBeside prints the figures `coordcheck costs` gives for the
-// protocol at this size: an entry's and an uncontended exit's messages.
-func printCostsBeside(w io.Writer, e protocols.Entry, values protocols.Values) {
-	n, err := values.Int("n", 1, 64)
-	if err != nil {
-		return
-	}
-	rows, err := e.Costs(n)
-	if err != nil {
-		fmt.Fprintf(w, "costs: %v\n", err)
-		return
-	}
-	var sum int
-	var parts []string
-	for _, r := range rows {
-		if r.Metric != "messages per entry" && r.Metric != "messages per exit, no contention" {
-			continue
-		}
-		var m int
-		if _, err := fmt.Sscanf(r.Measured, "%d", &m); err != nil || strings.Contains(r.Measured, "..") {
-			sum = -1
-		} else if sum >= 0 {
-			sum += m
-		}
-		parts = append(parts, fmt.Sprintf("%s: %s (measured %s)", r.Metric, r.Formula, r.Measured))
-	}
-	fmt.Fprintf(w, "costs (coordcheck costs %s -n %d -protocol %s): %s", e.Family, n, e.Name, strings.Join(parts, "; "))
-	if sum >= 0 {
-		fmt.Fprintf(w, "; together %d per critical section", sum)
-	}
-	fmt.Fprintln(w)
-}
-
-// roundDur shows a latency to 3 significant figures or so.
-func roundDur(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Second:
-		return d.Round(time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond)
-	default:
-		return d.Round(time.Microsecond)
-	}
-}
-
-func printRunHelp(w io.Writer, e protocols.Entry) {
-	fmt.Fprint(w, runHelp)
-	fmt.Fprintf(w, "\n%s: %s\n\nprotocol parameters:\n", e.Name, e.Doc)
-	for _, p := range e.Params {
-		if p.Name == "rounds" {
-			continue
-		}
-		fmt.Fprintf(w, "  -%-12s %s (default %s)\n", p.Name, p.Doc, p.Default)
-	}
 }

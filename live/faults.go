@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -14,15 +15,21 @@ import (
 // Faults are the failures injected on a live run, in the checker's -faults
 // vocabulary where it maps: drop=K and dup=K strike K frames at most
 // ("inf": any number), each frame with probability Rate while budget is
-// left; crash=K[@nodes] and restart=K crash and restart node goroutines
-// (the run's chaos loop, Run); delay=D, which the model has no need of (it
-// chooses every interleaving), holds each frame for a uniform time up to
-// D, behind the frames ahead of it on its link.
+// left; crash=K[@nodes] and restart=K crash and restart nodes (the run's
+// chaos loop, Run); partition=K splits the network K times, each for a
+// while, cutting the links between the two sides both ways; delay=D,
+// which the model has no need of (it chooses every interleaving), holds
+// each frame for a uniform time up to D, behind the frames ahead of it on
+// its link.
 type Faults struct {
 	Drop, Dup      int // budgets; model.Unbounded: no bound
 	Crash, Restart int
+	Partition      int
 	CrashNodes     uint64 // bit i: node i may crash; 0: any node
 	Delay          time.Duration
+	// DelayNodes, when not 0, restricts the delay to the messages sent to
+	// these nodes (bit i for node i): delay=5ms@p2 makes p2 a slow node.
+	DelayNodes uint64
 	// Rate is the chance that a frame is dropped, or duplicated, while
 	// the budget lasts (default DefaultRate).
 	Rate float64
@@ -42,15 +49,23 @@ func ParseFaults(spec string) (Faults, error) {
 		name, val, _ := strings.Cut(item, "=")
 		switch {
 		case name == "delay":
+			val, nodes, targeted := strings.Cut(val, "@")
 			d, err := time.ParseDuration(val)
 			if err != nil || d <= 0 || d > time.Minute {
-				return f, fmt.Errorf("fault delay=%s: want a duration from 1ns to 1m, e.g. delay=5ms", clip.Quote(val))
+				return f, fmt.Errorf("fault delay=%s: want a duration from 1ns to 1m, e.g. delay=5ms or delay=5ms@p2", clip.Quote(val))
 			}
 			f.Delay = d
+			if targeted {
+				for _, s := range strings.Split(nodes, "+") {
+					id, err := model.ParseNodeID(s)
+					if err != nil {
+						return f, fmt.Errorf("delay nodes %s: %v", clip.Quote(nodes), err)
+					}
+					f.DelayNodes |= 1 << id
+				}
+			}
 		case name == "dup" && val == "inf":
 			f.Dup = model.Unbounded
-		case name == "partition":
-			return f, fmt.Errorf("fault partition: live runs do not inject partitions yet (valid: crash, restart, drop, dup, delay)")
 		default:
 			rest = append(rest, item)
 		}
@@ -64,6 +79,7 @@ func ParseFaults(spec string) (Faults, error) {
 		f.Dup = mf.Budget[model.Dup]
 	}
 	f.Crash, f.Restart, f.CrashNodes = mf.Budget[model.Crash], mf.Budget[model.Restart], mf.CrashNodes
+	f.Partition = mf.Budget[model.Partition]
 	if f.Restart > 0 && f.Crash == 0 {
 		return f, fmt.Errorf("faults: a restart needs a crashed node, and the crash budget is 0 (add crash=N)")
 	}
@@ -82,15 +98,25 @@ func (f Faults) String() string {
 			parts = append(parts, fmt.Sprintf("%s=%d", name, k))
 		}
 	}
-	mf := model.Faults{CrashNodes: f.CrashNodes}
-	mf.Budget[model.Crash], mf.Budget[model.Restart] = f.Crash, f.Restart
+	mf := f.model()
+	mf.Budget[model.Drop], mf.Budget[model.Dup] = 0, 0
 	if mf.Any() {
 		parts = append(parts, mf.String())
 	}
 	count("drop", f.Drop)
 	count("dup", f.Dup)
 	if f.Delay > 0 {
-		parts = append(parts, "delay="+f.Delay.String())
+		d := "delay=" + f.Delay.String()
+		if f.DelayNodes != 0 {
+			var ids []string
+			for i := range model.MaxNodes {
+				if f.DelayNodes&(1<<i) != 0 {
+					ids = append(ids, model.NodeID(i).String())
+				}
+			}
+			d += "@" + strings.Join(ids, "+")
+		}
+		parts = append(parts, d)
 	}
 	if len(parts) == 0 {
 		return "none"
@@ -101,20 +127,38 @@ func (f Faults) String() string {
 // Check returns an error naming a fault that can never strike among n
 // nodes (model.Faults.Check), or nil.
 func (f Faults) Check(n int) error {
-	mf := model.Faults{CrashNodes: f.CrashNodes}
-	mf.Budget[model.Crash], mf.Budget[model.Restart] = f.Crash, f.Restart
+	mf := f.model()
+	mf.Budget[model.Drop], mf.Budget[model.Dup] = 0, 0
+	if f.DelayNodes>>n != 0 {
+		return fmt.Errorf("fault delay: no node p%d in this configuration", 63-bits.LeadingZeros64(f.DelayNodes))
+	}
 	if f.Rate < 0 || f.Rate > 1 {
 		return fmt.Errorf("fault rate %g: want a probability from 0 to 1", f.Rate)
 	}
 	return mf.Check(n)
 }
 
+// model is f as the checker's fault budget (an unbounded dup becomes
+// the largest count the model takes).
+func (f Faults) model() model.Faults {
+	mf := model.Faults{CrashNodes: f.CrashNodes}
+	mf.Budget[model.Crash], mf.Budget[model.Restart], mf.Budget[model.Partition] = f.Crash, f.Restart, f.Partition
+	mf.Budget[model.Drop], mf.Budget[model.Dup] = f.Drop, f.Dup
+	if f.Dup == model.Unbounded {
+		mf.Budget[model.Dup] = 255
+	}
+	return mf
+}
+
 // FaultCounts are the faults that struck.
 type FaultCounts struct {
 	Dropped, Duplicated, Delayed int64
-	// Lost counts frames that arrived at a node that was down.
-	Lost              int64
-	Crashes, Restarts int64
+	// Lost counts frames that arrived after the model lost them: their
+	// receiver crashed, or a partition cut their link, since they left.
+	Lost int64
+	// Cut counts messages sent across a partition (lost at once).
+	Cut                           int64
+	Crashes, Restarts, Partitions int64
 }
 
 // injector decides, from one seeded stream, which frames are struck.
@@ -134,7 +178,7 @@ func newInjector(f Faults, seed uint64) *injector {
 
 // strike decides the fate of one frame: how many copies leave (0: it is
 // dropped; 2: duplicated) and how long it is held.
-func (j *injector) strike() (copies int, delay time.Duration) {
+func (j *injector) strike(to model.NodeID) (copies int, delay time.Duration) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	copies = 1
@@ -148,7 +192,7 @@ func (j *injector) strike() (copies int, delay time.Duration) {
 		j.f.Dup = spend(j.f.Dup)
 		j.counts.Duplicated++
 	}
-	if j.f.Delay > 0 && copies > 0 {
+	if j.f.Delay > 0 && copies > 0 && (j.f.DelayNodes == 0 || j.f.DelayNodes&(1<<to) != 0) {
 		delay = time.Duration(j.rng.Int64N(int64(j.f.Delay) + 1))
 		j.counts.Delayed++
 	}

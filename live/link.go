@@ -2,7 +2,6 @@ package live
 
 import (
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/coordcheck/coordcheck/model"
@@ -29,12 +28,9 @@ type frame struct {
 	due    time.Time
 }
 
-// push queues b, as the injector decides: a delayed frame is due after its
+// push queues b to leave copies times (the injector's decision), after
 // delay, but never before the frame ahead of it.
-// Its copies are counted in flight before the pump can see them.
-func (l *link) push(b []byte, inj *injector, inflight *atomic.Int64) {
-	copies, delay := inj.strike()
-	inflight.Add(int64(copies))
+func (l *link) push(b []byte, copies int, delay time.Duration) {
 	l.mu.Lock()
 	f := frame{b: b, copies: copies}
 	if delay > 0 {
@@ -113,7 +109,21 @@ const (
 	// TCP sends it on a TCP connection from sender to receiver, both on
 	// 127.0.0.1, framed by its length.
 	TCP
+	// Proc runs every node in its own OS process (NodeProcess), each
+	// connected to this one by TCP on 127.0.0.1: the links and their
+	// faults stay here, as a proxy between the processes.
+	Proc
 )
+
+// ParseTransport reads a transport's name.
+func ParseTransport(s string) (Transport, bool) {
+	for t := Mem; t <= Proc; t++ {
+		if t.String() == s {
+			return t, true
+		}
+	}
+	return 0, false
+}
 
 // String is the transport's name on the command line.
 func (t Transport) String() string {
@@ -122,6 +132,8 @@ func (t Transport) String() string {
 		return "mem"
 	case TCP:
 		return "tcp"
+	case Proc:
+		return "proc"
 	}
 	return "transport?"
 }

@@ -34,6 +34,10 @@ type Record struct {
 	Node model.NodeID
 	Kind RecordKind
 	Text string
+	// Step is the number of steps of the run's trace (Cluster.Trace)
+	// taken when it was recorded: the step that did it is the last of
+	// them.
+	Step int
 }
 
 // Observer records what the nodes of a cluster did, on one monotonic
@@ -46,6 +50,7 @@ type Observer struct {
 	stopped time.Duration // when the record ended (0 while running)
 	recs    []Record
 	entries []int // critical sections entered, per node
+	nout    int   // outputs recorded
 }
 
 func newObserver(n int) *Observer {
@@ -60,8 +65,11 @@ func (o *Observer) record(r Record) {
 	}
 	r.At = time.Since(o.start)
 	o.recs = append(o.recs, r)
-	if r.Kind == RecEnter {
+	switch r.Kind {
+	case RecEnter:
 		o.entries[r.Node]++
+	case RecOutput:
+		o.nout++
 	}
 }
 
@@ -103,6 +111,8 @@ type Interval struct {
 	Node        model.NodeID
 	Enter, Exit time.Duration
 	Open        bool
+	// EnterStep is the number of steps of the run when it began.
+	EnterStep int
 }
 
 // Intervals returns the critical-section intervals of the record, by
@@ -116,7 +126,7 @@ func (o *Observer) Intervals() []Interval {
 		switch r.Kind {
 		case RecEnter:
 			inside[r.Node] = len(ivs)
-			ivs = append(ivs, Interval{Node: r.Node, Enter: r.At, Open: true})
+			ivs = append(ivs, Interval{Node: r.Node, Enter: r.At, Open: true, EnterStep: r.Step})
 		case RecExit:
 			if k, ok := inside[r.Node]; ok {
 				ivs[k].Exit, ivs[k].Open = r.At, false
@@ -177,6 +187,16 @@ type Verdict struct {
 	// Violations counts the violations, First describes the first.
 	Violations int
 	First      string
+	// Step is the number of steps of the run's trace after which the
+	// first violation was seen (0: not known).
+	Step int
+	// Of says what Judged counts ("observed critical sections",
+	// "snapshots"); Skipped, when set, says why nothing was judged.
+	Of, Skipped string
+	// Optional marks a verdict whose absence is no defect of the run (a
+	// liveness property of a run that never settles: a finite run cannot
+	// show it broken).
+	Optional bool
 }
 
 // MutualExclusion judges the record by the checker's mutual-exclusion
@@ -185,13 +205,14 @@ type Verdict struct {
 // time. A node leaves by exiting or by crashing.
 func (o *Observer) MutualExclusion() Verdict {
 	ivs := o.Intervals()
-	v := Verdict{Property: invariants.MutualExclusionName, Holds: true, Judged: len(ivs)}
+	v := Verdict{Property: invariants.MutualExclusionName, Holds: true, Judged: len(ivs), Of: "observed critical sections"}
 	var last Interval // the interval that ends last among those begun
 	for i, iv := range ivs {
 		if i > 0 && iv.Enter < last.Exit {
 			v.Holds = false
 			v.Violations++
 			if v.First == "" {
+				v.Step = iv.EnterStep
 				v.First = fmt.Sprintf("%s entered at %s while %s was inside (%s to %s)",
 					iv.Node, fmtAt(iv.Enter), last.Node, fmtAt(last.Enter), fmtAt(last.Exit))
 			}
@@ -204,3 +225,10 @@ func (o *Observer) MutualExclusion() Verdict {
 }
 
 func fmtAt(d time.Duration) string { return fmt.Sprintf("%.6fs", d.Seconds()) }
+
+// outputs counts the outputs recorded so far.
+func (o *Observer) outputs() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.nout
+}

@@ -35,6 +35,6 @@ func TestMutualExclusionOnIntervals(t *testing.T) {
 		{Node: 1, Enter: 90 * ms, Exit: 100 * ms, Open: true},
 	}, o.Intervals())
 	v := o.MutualExclusion()
-	require.Equal(t, Verdict{Property: "mutual-exclusion", Judged: 5, Violations: 1,
+	require.Equal(t, Verdict{Property: "mutual-exclusion", Judged: 5, Violations: 1, Of: "observed critical sections",
 		First: "p0 entered at 0.060000s while p2 was inside (0.050000s to 0.070000s)"}, v)
 }

@@ -122,17 +122,17 @@ func TestCrashRestart(t *testing.T) {
 }
 
 // The -faults vocabulary of a live run: the checker's, with dup=inf and
-// delay; a partition is refused rather than ignored.
+// delay.
 func TestParseFaults(t *testing.T) {
-	f, err := live.ParseFaults("crash=1@p2,restart=1,drop=inf,delay=5ms")
+	f, err := live.ParseFaults("crash=1@p2,restart=1,partition=2,drop=inf,delay=5ms")
 	require.NoError(t, err)
-	require.Equal(t, live.Faults{Crash: 1, Restart: 1, CrashNodes: 1 << 2, Drop: model.Unbounded, Delay: 5 * time.Millisecond}, f)
-	require.Equal(t, "crash=1@p2,restart=1,drop=inf,delay=5ms", f.String())
+	require.Equal(t, live.Faults{Crash: 1, Restart: 1, CrashNodes: 1 << 2, Partition: 2, Drop: model.Unbounded, Delay: 5 * time.Millisecond}, f)
+	require.Equal(t, "crash=1@p2,restart=1,partition=2,drop=inf,delay=5ms", f.String())
 	for spec, msg := range map[string]string{
-		"partition=1": "live runs do not inject partitions yet",
-		"delay=0s":    "want a duration from 1ns to 1m",
-		"restart=1":   "a restart needs a crashed node",
-		"dup=x":       "want a count",
+		"reorder=1": "unknown fault kind",
+		"delay=0s":  "want a duration from 1ns to 1m",
+		"restart=1": "a restart needs a crashed node",
+		"dup=x":     "want a count",
 	} {
 		_, err := live.ParseFaults(spec)
 		require.ErrorContains(t, err, msg, spec)

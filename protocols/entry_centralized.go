@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/centralized"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -28,12 +27,13 @@ func init() {
 			p := centralized.New(n, r)
 			return target(p, cfg, centralized.Properties(p, cfg))
 		},
-		Live: func(v Values) (live.Runner, error) {
+		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
 			n, err := v.Int("n", 1, model.MaxNodes-2)
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[centralized.State, centralized.Msg](centralized.New(n, mutex.Endless)), nil
+			p := centralized.New(n, mutex.Endless)
+			return target(p, cfg, centralized.Properties(p, cfg))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/lamport"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -25,12 +24,13 @@ func init() {
 			p := lamport.New(n, r)
 			return target(p, cfg, lamport.Properties(p, cfg))
 		},
-		Live: func(v Values) (live.Runner, error) {
+		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
 			n, err := v.Int("n", 2, lamport.MaxSites)
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[lamport.State, lamport.Msg](lamport.New(n, mutex.Endless)), nil
+			p := lamport.New(n, mutex.Endless)
+			return target(p, cfg, lamport.Properties(p, cfg))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

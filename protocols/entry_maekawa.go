@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -30,7 +29,7 @@ func init() {
 			p.Requesters = req
 			return target(p, cfg, maekawa.Properties(p, cfg))
 		},
-		Live: func(v Values) (live.Runner, error) {
+		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
 			n, _, sets, req, err := maekawaParams(v)
 			if err != nil {
 				return nil, err
@@ -40,7 +39,7 @@ func init() {
 				return nil, err
 			}
 			p.Requesters = req
-			return live.NewRunner[maekawa.State, maekawa.Msg](p), nil
+			return target(p, cfg, maekawa.Properties(p, cfg))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

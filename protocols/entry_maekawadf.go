@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawadf"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -54,12 +53,12 @@ func init() {
 			}
 			return target(p, cfg, maekawadf.Properties(p, cfg))
 		},
-		Live: func(v Values) (live.Runner, error) {
+		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
 			p, err := newMaekawaDF(v, mutex.Endless)
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[maekawadf.State, maekawadf.Msg](p), nil
+			return target(p, cfg, maekawadf.Properties(p, cfg))
 		},
 		Family: "mutex",
 		Costs:  maekawaDFCosts,

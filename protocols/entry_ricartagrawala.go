@@ -5,7 +5,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/clip"
-	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
@@ -28,12 +27,12 @@ func init() {
 			}
 			return target(p, cfg, ra.Properties(p, cfg))
 		},
-		Live: func(v Values) (live.Runner, error) {
+		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
 			p, err := newRicartAgrawala(v, mutex.Endless)
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[ra.State, ra.Msg](p), nil
+			return target(p, cfg, ra.Properties(p, cfg))
 		},
 		Family: "mutex",
 		Costs: func(n int) ([]CostRow, error) {

@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 	"github.com/coordcheck/coordcheck/protocols/tokenring"
@@ -28,12 +27,16 @@ func init() {
 			}
 			return target(p, cfg, tokenring.Properties(p, cfg))
 		},
-		Live: func(v Values) (live.Runner, error) {
+		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
 			p, err := newTokenRing(v, mutex.Endless)
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[tokenring.State, tokenring.Msg](p), nil
+			// A live run may lose the token (-faults drop): at most one
+			// token then, as the checker's property under drops says.
+			props := cfg
+			props.Faults.Budget[model.Drop] = model.Unbounded
+			return target(p, cfg, tokenring.Properties(p, props))
 		},
 		Family: "mutex",
 		Costs:  tokenRingCosts,

@@ -2,7 +2,6 @@ package protocols
 
 import (
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/live"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 	"github.com/coordcheck/coordcheck/protocols/voting"
@@ -29,12 +28,12 @@ func init() {
 			}
 			return target(p, cfg, voting.Properties(p, cfg))
 		},
-		Live: func(v Values) (live.Runner, error) {
+		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
 			p, err := newVoting(v, mutex.Endless)
 			if err != nil {
 				return nil, err
 			}
-			return live.NewRunner[voting.State, voting.Msg](p), nil
+			return target(p, cfg, voting.Properties(p, cfg))
 		},
 		Family: "mutex",
 		Costs:  votingCosts,

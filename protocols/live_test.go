@@ -9,33 +9,88 @@ import (
 	"github.com/coordcheck/coordcheck/live"
 )
 
-// Every mutual-exclusion protocol of the registry runs for real, over TCP,
-// its default parameters and its own code, and the observer finds its
-// critical sections never overlap. Maekawa's original algorithm may
-// deadlock (seeds 000, 001): the observer then sees the checker's
-// deadlock, nothing in flight and everyone waiting, explained by the
-// protocol's own circular-wait analysis.
-func TestMutexProtocolsRunLive(t *testing.T) {
+// Every protocol of the registry runs for real, over TCP, its default
+// parameters and its own code, and the observer judges the run by the
+// protocol's own properties: mutual exclusion on the observed intervals,
+// the spec's invariants on snapshots of the run, and, once a run with a
+// bounded workload (multicasts, client operations, elections) has
+// settled, its end-of-run properties (election safety, linearizability
+// through porcupine, the multicast orders) and its liveness. Each holds
+// and each was judged. Maekawa's original algorithm may deadlock (seeds
+// 000, 001): the observer then sees the checker's deadlock, explained by
+// the protocol's own circular-wait analysis.
+func TestEveryProtocolRunsLive(t *testing.T) {
 	for _, e := range All() {
-		if e.Family != "mutex" {
-			continue
-		}
 		t.Run(e.Name, func(t *testing.T) {
-			require.NotNil(t, e.Live, "mutex protocol %s has no Live hook", e.Name)
+			t.Parallel()
 			v, err := e.Values(nil)
 			require.NoError(t, err)
-			r, err := e.Live(v)
+			r, err := e.Runner(v)
 			require.NoError(t, err)
-			rep, err := r.Run(live.RunConfig{Duration: 200 * time.Millisecond, Transport: live.TCP})
-			require.NoError(t, err)
-			require.Len(t, rep.Verdicts, 2)
-			require.True(t, rep.Verdicts[0].Holds, rep.Verdicts[0].First)
-			if e.Name == "maekawa" && !rep.Verdicts[1].Holds {
-				require.Contains(t, rep.Verdicts[1].First, "circular wait")
-				return
+			cfg := live.RunConfig{Duration: 300 * time.Millisecond, Transport: live.TCP, Seed: 1}
+			if e.Name == "bully" {
+				// Nothing happens in a bully run until the coordinator
+				// fails: crash the highest process.
+				cfg.Faults, err = live.ParseFaults("crash=1@p2")
+				require.NoError(t, err)
 			}
-			require.True(t, rep.Verdicts[1].Holds, rep.Verdicts[1].First)
-			require.Positive(t, rep.TotalEntries())
+			rep, err := r.Run(cfg)
+			require.NoError(t, err)
+			for _, v := range rep.Verdicts {
+				t.Logf("%s: holds %v, judged on %d %s %s", v.Property, v.Holds, v.Judged, v.Of, v.Skipped)
+			}
+			require.NotEmpty(t, rep.Verdicts)
+			require.Positive(t, rep.Sent, "no message was sent")
+			for _, v := range rep.Verdicts {
+				if e.Name == "maekawa" && v.Property == "no-deadlock" && !v.Holds {
+					require.Contains(t, v.First, "circular wait")
+					return
+				}
+			}
+			for _, v := range rep.Verdicts {
+				require.True(t, v.Holds, "%s: %s", v.Property, v.First)
+				require.True(t, v.Judged > 0 || v.Optional, "%s was never judged: %s", v.Property, v.Skipped)
+			}
+			switch {
+			case e.Family == "mutex":
+				require.Positive(t, rep.TotalEntries())
+			case e.Name != "nack-mcast":
+				// NACK-based multicast sends session messages for ever,
+				// in the model too; every other workload is bounded.
+				require.True(t, rep.Settled, "the run of a bounded workload did not end")
+			}
 		})
 	}
+}
+
+// The bully algorithm's known flaw, live: crash the highest process and
+// restart it during the election its crash starts, and the run may end
+// with a process following the interim coordinator (seeds 001, 003; the
+// checker's restart-during-election counterexamples). Whether it shows
+// depends on the race between the two COORD messages, so runs are made,
+// each with its own seed, until one shows it, at most 40 (about one run
+// in seven shows it for n=4 with messages delayed up to 5ms).
+func TestBullyRestartDisagreesLive(t *testing.T) {
+	t.Parallel()
+	e, ok := Lookup("bully")
+	require.True(t, ok)
+	v, err := e.Values(map[string]string{"n": "4"})
+	require.NoError(t, err)
+	r, err := e.Runner(v)
+	require.NoError(t, err)
+	f, err := live.ParseFaults("crash=1@p3,restart=1,delay=5ms")
+	require.NoError(t, err)
+	for seed := uint64(1); seed <= 40; seed++ {
+		rep, err := r.Run(live.RunConfig{Duration: 100 * time.Millisecond, Transport: live.Mem, Faults: f,
+			RestartWithin: 20 * time.Millisecond, Seed: seed})
+		require.NoError(t, err)
+		require.Equal(t, int64(1), rep.Faults.Restarts)
+		if v := rep.Violated(); v != nil {
+			require.Equal(t, "election-safety", v.Property, v.First)
+			require.Contains(t, v.First, "considers p2 its coordinator, not p3")
+			t.Logf("seed %d: %s", seed, v.First)
+			return
+		}
+	}
+	t.Fatal("40 runs, no disagreement")
 }

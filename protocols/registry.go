@@ -42,11 +42,14 @@ type Entry struct {
 	// Costs, when set, measures the protocol's costs for n processes by
 	// running it, beside the notes' formulas.
 	Costs func(n int) ([]CostRow, error)
-	// Live, when set, builds the protocol for a live run (coordcheck run,
-	// package live): the very code Build checks, with the values given,
-	// except that a run is bounded by its duration, not by rounds (see
-	// mutex.Endless), so the parameter "rounds" is not its to take.
+	// Live, when set, builds the runner of a live run (coordcheck run,
+	// package live) itself; without it, a live run runs the target of
+	// LiveBuild, judged by its properties.
 	Live func(v Values) (live.Runner, error)
+	// LiveTarget, when set, builds the target a live run is judged by and
+	// its trace replays in, where it differs from Build's: a live run is
+	// bounded by its duration, not by rounds (see mutex.Endless).
+	LiveTarget func(v Values, cfg model.Config) (checker.Target, error)
 }
 
 var entries []Entry
@@ -188,6 +191,41 @@ var (
 	paramRounds = Param{"rounds", "1", "critical sections each process enters (bounds the state space)"}
 )
 
+// Runner builds the protocol of values v for a live run (coordcheck run,
+// package live): with the entry's Live hook if it has one, or else from
+// the target Build makes under the checker's default configuration, so
+// that the run is judged by the very properties the checker checks.
+func (e Entry) Runner(v Values) (live.Runner, error) {
+	if e.Live != nil {
+		return e.Live(v)
+	}
+	return liveRunner(e.LiveBuild(v, model.Config{}))
+}
+
+// LiveBuild is the target a live run of values v is judged by, under cfg:
+// LiveTarget's if the entry has one, else Build's. The run's trace
+// replays in it.
+func (e Entry) LiveBuild(v Values, cfg model.Config) (checker.Target, error) {
+	if e.LiveTarget != nil {
+		return e.LiveTarget(v, cfg)
+	}
+	return e.Build(v, cfg)
+}
+
+// liveRunner is the live runner of a target built by mutexSpec,
+// electionSpec, mcastSpec or coordinationTarget, or the error that
+// building it gave.
+func liveRunner(t checker.Target, err error) (live.Runner, error) {
+	if err != nil {
+		return nil, err
+	}
+	r, ok := t.(live.Runnable)
+	if !ok {
+		return nil, fmt.Errorf("this protocol's target does not run live")
+	}
+	return r.Runner(), nil
+}
+
 // target is the spec of set, the properties p's package exports, on p's
 // system under cfg, as a Target; or model.NewSystem's error (never a
 // Target holding a nil spec).
@@ -196,5 +234,5 @@ func target[S, M any](p model.Protocol[S, M], cfg model.Config, set property.Set
 	if err != nil {
 		return nil, err
 	}
-	return sp, nil
+	return live.Target(sp), nil
 }
