@@ -94,6 +94,12 @@ type Options struct {
 	// counts of states, transitions and violating states are those of
 	// the representatives.
 	Symmetry bool
+	// Bitstate, when set, is the size in bytes of a bit array that
+	// replaces the visited set (supertrace, bitstate.go): a BFS on one
+	// worker that may miss states, for spaces whose fingerprints do not
+	// fit in memory. It never reports a pass: Inconclusive, with its
+	// estimated coverage, unless it finds a violation.
+	Bitstate uint64
 	// POR expands only a persistent set of actions in each state
 	// (por.go; BFS and DFS, deadlocks and terminal properties only).
 	POR bool
@@ -108,6 +114,8 @@ type Options struct {
 	CheckpointEvery time.Duration
 	Identity        string
 	Resume          *Checkpoint
+	// recordLevels counts the states of each BFS level (RecordLevels).
+	recordLevels bool
 	// checkpointKill, a test hook, stops the search as if it were killed
 	// once it returns true for the number of checkpoints written.
 	checkpointKill func(k int) bool
@@ -157,6 +165,11 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	if opts.Strategy == Random || opts.Strategy == Swarm {
 		return sp.walk(opts)
 	}
+	if opts.Bitstate > 0 {
+		if rep := refuseBitstate(&opts, sp.PropertyNames()); rep != nil {
+			return rep
+		}
+	}
 	if len(sp.Liveness) == 0 || opts.SkipLiveness {
 		rep, _ := sp.explore(opts, noLiveness)
 		return rep
@@ -166,6 +179,9 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		rep, cyclic := sp.explore(opts, livenessAcyclic)
 		if !cyclic {
 			return rep
+		}
+		if opts.Bitstate > 0 {
+			return bitstateCyclic(rep)
 		}
 		spent := rep.Elapsed
 		if opts.Timeout > 0 {
@@ -199,7 +215,7 @@ const (
 // state graph runs level by level on several workers (exploreLevels); this
 // is the search on one.
 func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyclic bool) {
-	if opts.Strategy == BFS && mode != livenessGraph && opts.workers() > 1 {
+	if opts.Strategy == BFS && mode != livenessGraph && opts.workers() > 1 && opts.Bitstate == 0 {
 		return sp.exploreLevels(opts, mode)
 	}
 	r := sp.newRun(opts, mode)
@@ -225,6 +241,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		}
 		initFP, initEnc := x.initial()
 		seen.insert(initFP, noParent)
+		r.countLevel(0, 1)
 		if g != nil {
 			g.add(0, initFP)
 		}
@@ -283,6 +300,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			v, added := seen.insertID(nfp, key(fp))
 			if added {
 				fr.push(depth+1, nfp, x.encode())
+				r.countLevel(depth+1, 1)
 			}
 			if rep.Transitions%pollTransitions == 0 || fr.bytes() >= mark {
 				// Inside the expansion, since one state may have thousands
@@ -369,6 +387,7 @@ type run[S, M any] struct {
 	lastProgress  time.Time
 	progressEvery time.Duration
 
+	levels  []uint64 // states per BFS level (countLevel)
 	mode    livenessMode
 	ckpt    *checkpointer // nil: no checkpoints
 	resumed *Checkpoint   // the state the search continues from, or nil
@@ -376,6 +395,9 @@ type run[S, M any] struct {
 
 func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
 	r := &run[S, M]{sp: sp, opts: &opts, rep: &Report{Properties: sp.PropertyNames()}, seen: newFPSet(mode == livenessGraph || opts.Strategy == DFS), start: time.Now()}
+	if opts.Bitstate > 0 && mode != livenessGraph {
+		r.seen = newBitSet(opts.Bitstate)
+	}
 	if mode == noLiveness {
 		r.rep.Properties = r.rep.Properties[:len(r.rep.Properties)-len(sp.Liveness)]
 	}
@@ -425,7 +447,14 @@ func (r *run[S, M]) conclude() *Report {
 	if r.found || rep.Bound != "" {
 		rep.Liveness = "" // the search ended before it could tell
 	}
+	if seen.bits != nil && !r.found && rep.Bound == "" {
+		// A bitstate search may have missed states: no pass.
+		rep.Bound = seen.bitstateBound()
+	}
 	rep.States = seen.n
+	if r.opts.Strategy == BFS {
+		rep.Levels = r.levelCounts()
+	}
 	rep.TableBytes = seen.bytes()
 	if g != nil {
 		rep.TableBytes += g.bytes()

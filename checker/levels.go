@@ -51,6 +51,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 	} else {
 		initFP, initEnc := ws[0].x.initial()
 		seen.insert(initFP, noParent)
+		r.countLevel(0, 1)
 		level.add(initFP, initEnc)
 	}
 
@@ -158,6 +159,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
 		}
 		insertFresh(seen, ws, fresh)
+		r.countLevel(depth+1, uint64(len(fresh)))
 		if maxStates {
 			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
 		}
