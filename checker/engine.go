@@ -255,7 +255,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if !ok {
 			break
 		}
-		x.load(enc)
+		x.load(fp, enc)
 		if depth > rep.Depth {
 			rep.Depth = depth
 		}
@@ -535,12 +535,15 @@ func (x *expander[S, M]) initial() (uint64, []byte) {
 	return x.sys.HashWorld(w), x.sys.Encode(nil, w)
 }
 
-// load makes enc the current state and lists its actions.
-func (x *expander[S, M]) load(enc []byte) {
+// load makes enc, whose fingerprint is fp, the current state and lists
+// its actions. (A fingerprint of 0 is stored as its key, 1: a step from
+// that state, about once in 2^64 states, would be hashed wrong, a
+// collision of the kind hash compaction accepts.)
+func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	x.enc = append(x.enc[:0], enc...)
 	x.spans = x.sys.DecodeSpans(x.enc, &x.cur, x.spans[:0])
 	if x.sym == nil {
-		x.sys.LoadHash(&x.hash, &x.cur, x.enc, x.spans)
+		x.sys.LoadFP(&x.hash, &x.cur, fp, x.enc, x.spans)
 	}
 	x.acts = x.sys.Actions(&x.cur, x.acts[:0])
 	if x.por != nil {

@@ -340,7 +340,7 @@ func (w *levelWorker[S, M]) overAfterState(lv *levelRun, grew uint64) bool {
 // visit judges state k of the level and makes its successors.
 func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	sp, x, opts := w.r.sp, w.x, w.r.opts
-	x.load(enc)
+	x.load(fp, enc)
 	prop, why, unknown := sp.judge(&x.cur, x.acts)
 	if unknown != "" {
 		w.unknown.keep(k, 0, unknown, "")

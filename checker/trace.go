@@ -102,7 +102,7 @@ func (sp *Spec[S, M]) discoverers(target uint64) *fpSet {
 		if !ok {
 			panic("checker: the state to rebuild is not reachable")
 		}
-		x.load(enc)
+		x.load(fp, enc)
 		for _, a := range x.acts {
 			nfp := x.step(a)
 			if seen.insert(nfp, key(fp)) {
