@@ -57,7 +57,6 @@ type touched struct {
 // a step that sends on more is hashed whole.
 const maxTouched = 16
 
-
 const (
 	hashNode = 0x9e3779b97f4a7c15
 	hashLink = 0xc2b2ae3d27d4eb4f
