@@ -71,6 +71,9 @@ func over(opts *Options, held uint64) bool {
 // sixteenth of each shard for the states added before the next poll:
 // a shard that will grow is counted at its grown size.
 func (s *fpSet) bytesAfter(more uint64) uint64 {
+	if s.bits != nil {
+		return s.bytes() // a bit array does not grow
+	}
 	var b uint64
 	per := more / numShards
 	for i := range s.shards {
@@ -123,6 +126,9 @@ func (sp *Spec[S, M]) MinMemory(opts Options) uint64 {
 	entry := uint64(len(enc)) + 24
 	seen := newFPSet(opts.Strategy == DFS)
 	b := seen.bytes()
+	if opts.Bitstate > 0 {
+		b = newBitSet(opts.Bitstate).bytes()
+	}
 	switch {
 	case opts.Strategy == Random || opts.Strategy == Swarm:
 		return b + uint64(opts.workers())*entry*2

@@ -370,7 +370,7 @@ func (sp *Spec[S, M]) levelCoverage(ws []*levelWorker[S, M], lv *levelRun, poppe
 		if lv.outdeg[k] == 0 {
 			continue
 		}
-		x.load(enc)
+		x.load(0, enc) // no step is taken: the fingerprint is not needed
 		for _, a := range x.acts {
 			countAction(r.cov, x.sys, &x.cur, a)
 		}

@@ -94,6 +94,12 @@ type Options struct {
 	// counts of states, transitions and violating states are those of
 	// the representatives.
 	Symmetry bool
+	// Bitstate, when set, is the size in bytes of a bit array that
+	// replaces the visited set (supertrace, bitstate.go): a BFS on one
+	// worker that may miss states, for spaces whose fingerprints do not
+	// fit in memory. It never reports a pass: Inconclusive, with its
+	// estimated coverage, unless it finds a violation.
+	Bitstate uint64
 	// POR expands only a persistent set of actions in each state
 	// (por.go; BFS and DFS, deadlocks and terminal properties only).
 	POR bool
@@ -108,6 +114,8 @@ type Options struct {
 	CheckpointEvery time.Duration
 	Identity        string
 	Resume          *Checkpoint
+	// recordLevels counts the states of each BFS level (RecordLevels).
+	recordLevels bool
 	// checkpointKill, a test hook, stops the search as if it were killed
 	// once it returns true for the number of checkpoints written.
 	checkpointKill func(k int) bool
@@ -157,6 +165,11 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	if opts.Strategy == Random || opts.Strategy == Swarm {
 		return sp.walk(opts)
 	}
+	if opts.Bitstate > 0 {
+		if rep := refuseBitstate(&opts, sp.PropertyNames()); rep != nil {
+			return rep
+		}
+	}
 	if len(sp.Liveness) == 0 || opts.SkipLiveness {
 		rep, _ := sp.explore(opts, noLiveness)
 		return rep
@@ -166,6 +179,9 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		rep, cyclic := sp.explore(opts, livenessAcyclic)
 		if !cyclic {
 			return rep
+		}
+		if opts.Bitstate > 0 {
+			return bitstateCyclic(rep)
 		}
 		spent := rep.Elapsed
 		if opts.Timeout > 0 {
@@ -199,7 +215,7 @@ const (
 // state graph runs level by level on several workers (exploreLevels); this
 // is the search on one.
 func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyclic bool) {
-	if opts.Strategy == BFS && mode != livenessGraph && opts.workers() > 1 {
+	if opts.Strategy == BFS && mode != livenessGraph && opts.workers() > 1 && opts.Bitstate == 0 {
 		return sp.exploreLevels(opts, mode)
 	}
 	r := sp.newRun(opts, mode)
@@ -225,6 +241,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		}
 		initFP, initEnc := x.initial()
 		seen.insert(initFP, noParent)
+		r.countLevel(0, 1)
 		if g != nil {
 			g.add(0, initFP)
 		}
@@ -238,7 +255,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if !ok {
 			break
 		}
-		x.load(enc)
+		x.load(fp, enc)
 		if depth > rep.Depth {
 			rep.Depth = depth
 		}
@@ -282,7 +299,8 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			countAction(r.cov, x.sys, &x.cur, a)
 			v, added := seen.insertID(nfp, key(fp))
 			if added {
-				fr.push(depth+1, nfp, x.buf)
+				fr.push(depth+1, nfp, x.encode())
+				r.countLevel(depth+1, 1)
 			}
 			if rep.Transitions%pollTransitions == 0 || fr.bytes() >= mark {
 				// Inside the expansion, since one state may have thousands
@@ -369,6 +387,7 @@ type run[S, M any] struct {
 	lastProgress  time.Time
 	progressEvery time.Duration
 
+	levels  []uint64 // states per BFS level (countLevel)
 	mode    livenessMode
 	ckpt    *checkpointer // nil: no checkpoints
 	resumed *Checkpoint   // the state the search continues from, or nil
@@ -376,6 +395,9 @@ type run[S, M any] struct {
 
 func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
 	r := &run[S, M]{sp: sp, opts: &opts, rep: &Report{Properties: sp.PropertyNames()}, seen: newFPSet(mode == livenessGraph || opts.Strategy == DFS), start: time.Now()}
+	if opts.Bitstate > 0 && mode != livenessGraph {
+		r.seen = newBitSet(opts.Bitstate)
+	}
 	if mode == noLiveness {
 		r.rep.Properties = r.rep.Properties[:len(r.rep.Properties)-len(sp.Liveness)]
 	}
@@ -425,7 +447,14 @@ func (r *run[S, M]) conclude() *Report {
 	if r.found || rep.Bound != "" {
 		rep.Liveness = "" // the search ended before it could tell
 	}
+	if seen.bits != nil && !r.found && rep.Bound == "" {
+		// A bitstate search may have missed states: no pass.
+		rep.Bound = seen.bitstateBound()
+	}
 	rep.States = seen.n
+	if r.opts.Strategy == BFS {
+		rep.Levels = r.levelCounts()
+	}
 	rep.TableBytes = seen.bytes()
 	if g != nil {
 		rep.TableBytes += g.bytes()
@@ -481,7 +510,9 @@ type expander[S, M any] struct {
 	acts      []model.Action
 	enc       []byte                // the current state's encoding
 	spans     []uint32              // where each node's encoding ends in enc
-	buf       []byte                // the last successor's encoding
+	hash      model.WorldHash       // the current state's fingerprint, by parts
+	last      model.Action          // the last action step took
+	buf       []byte                // a successor's encoding (encode)
 	sym       *model.Symmetry[S, M] // nil unless the search reduces by symmetry
 	por       *model.Reducer[S, M]  // nil unless the search expands persistent sets
 }
@@ -495,33 +526,52 @@ func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
 // initial returns the initial state's fingerprint and encoding.
 func (x *expander[S, M]) initial() (uint64, []byte) {
 	w := x.sys.Init()
-	enc := x.sys.Encode(nil, w)
 	if x.sym != nil {
-		enc = x.sym.Canonical(enc, w)
+		// A reduced search stores representatives, hashed whole once
+		// made canonical.
+		enc := x.sym.Canonical(x.sys.Encode(nil, w), w)
+		return model.Fingerprint(enc), enc
 	}
-	return model.Fingerprint(enc), enc
+	return x.sys.HashWorld(w), x.sys.Encode(nil, w)
 }
 
-// load makes enc the current state and lists its actions.
-func (x *expander[S, M]) load(enc []byte) {
+// load makes enc, whose fingerprint is fp, the current state and lists
+// its actions. (A fingerprint of 0 is stored as its key, 1: a step from
+// that state, about once in 2^64 states, would be hashed wrong, a
+// collision of the kind hash compaction accepts.)
+func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	x.enc = append(x.enc[:0], enc...)
 	x.spans = x.sys.DecodeSpans(x.enc, &x.cur, x.spans[:0])
+	if x.sym == nil {
+		x.sys.LoadFP(&x.hash, &x.cur, fp, x.enc, x.spans)
+	}
 	x.acts = x.sys.Actions(&x.cur, x.acts[:0])
 	if x.por != nil {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
 	}
 }
 
-// step applies a to the current state; the successor is x.next, its
-// encoding x.buf (the unchanged nodes' copied from the current state's),
-// and step returns its fingerprint.
+// step applies a to the current state; the successor is x.next, and step
+// returns its fingerprint, computed from the parts of the world the step
+// changed (model.StepHash): a successor already visited is never encoded.
 func (x *expander[S, M]) step(a model.Action) uint64 {
 	x.sys.Apply(&x.cur, a, &x.next)
-	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, a, &x.next)
+	x.last = a
 	if x.sym != nil {
-		x.buf = x.sym.Canonical(x.buf, &x.next)
+		x.buf = x.sym.Canonical(x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, a, &x.next), &x.next)
+		return model.Fingerprint(x.buf)
 	}
-	return model.Fingerprint(x.buf)
+	return x.sys.StepHash(&x.hash, &x.cur, a, &x.next)
+}
+
+// encode returns the encoding of the last successor step made, valid
+// until the next encode (the unchanged nodes' copied from the current
+// state's; under symmetry, the representative step made).
+func (x *expander[S, M]) encode() []byte {
+	if x.sym == nil {
+		x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.last, &x.next)
+	}
+	return x.buf
 }
 
 // mayClose reports whether the step a from cur to next may close a cycle:

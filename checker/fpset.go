@@ -22,6 +22,9 @@ type fpSet struct {
 	// numbering, when on, gives states numbers 0, 1, ... in the order
 	// they are inserted (see id).
 	numbering bool
+	// bits, when set, replaces the tables by a bit array, one part per
+	// shard (bitstate.go).
+	bits []bitShard
 }
 
 const (
@@ -109,6 +112,13 @@ func (s *fpSet) insert(fp, parent uint64) bool {
 // numbering is on).
 func (s *fpSet) insertID(fp, parent uint64) (uint32, bool) {
 	k := key(fp)
+	if s.bits != nil {
+		added := s.bits[k>>(64-shardBits)].insert(k)
+		if added {
+			s.n++
+		}
+		return 0, added
+	}
 	id, added := s.shard(k).insert(k, parent, uint32(s.n))
 	if added {
 		s.n++
@@ -170,6 +180,9 @@ func (sh *fpShard) find(k uint64) (uint64, bool) {
 // at once while nobody inserts.
 func (s *fpSet) has(fp uint64) bool {
 	k := key(fp)
+	if s.bits != nil {
+		return s.bits[k>>(64-shardBits)].has(k)
+	}
 	_, ok := s.shard(k).find(k)
 	return ok
 }
@@ -233,6 +246,12 @@ func (s *fpSet) slotBytes() uint64 {
 // bytes is the memory the table holds.
 func (s *fpSet) bytes() uint64 {
 	var b uint64
+	if s.bits != nil {
+		for i := range s.bits {
+			b += uint64(len(s.bits[i].words)) * 8
+		}
+		return b
+	}
 	for i := range s.shards {
 		b += uint64(len(s.shards[i].keys))
 	}

@@ -51,6 +51,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 	} else {
 		initFP, initEnc := ws[0].x.initial()
 		seen.insert(initFP, noParent)
+		r.countLevel(0, 1)
 		level.add(initFP, initEnc)
 	}
 
@@ -158,6 +159,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
 		}
 		insertFresh(seen, ws, fresh)
+		r.countLevel(depth+1, uint64(len(fresh)))
 		if maxStates {
 			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
 		}
@@ -338,7 +340,7 @@ func (w *levelWorker[S, M]) overAfterState(lv *levelRun, grew uint64) bool {
 // visit judges state k of the level and makes its successors.
 func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	sp, x, opts := w.r.sp, w.x, w.r.opts
-	x.load(enc)
+	x.load(fp, enc)
 	prop, why, unknown := sp.judge(&x.cur, x.acts)
 	if unknown != "" {
 		w.unknown.keep(k, 0, unknown, "")
@@ -383,7 +385,7 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		if !old {
 			s := nfp >> (64 - shardBits)
 			c := cap(w.recs[s])
-			ref, grew := w.arena.add(x.buf)
+			ref, grew := w.arena.add(x.encode())
 			w.recs[s] = append(w.recs[s], rec{nfp, k<<16 | uint64(j), w.idx<<56 | ref})
 			if d := uint64(cap(w.recs[s])-c)*recSize + grew; d != 0 {
 				w.recBytes.Add(d)

@@ -417,7 +417,6 @@ func (sp *Spec[S, M]) terminalTrace(seen *fpSet, prop int, node model.NodeID, fp
 func (sp *Spec[S, M]) lassoPath(seen *fpSet, prop int, node model.NodeID, entry uint64, cycle, classes []uint64) *Trace {
 	path := sp.pathTo(seen, entry)
 	r := newReplayer(sp)
-	var buf []byte
 	follow := func(want uint64, class uint64) {
 		ok := r.step(func(a model.Action, next *model.World[S, M]) bool {
 			if class != 0 {
@@ -425,8 +424,7 @@ func (sp *Spec[S, M]) lassoPath(seen *fpSet, prop int, node model.NodeID, entry 
 					return false
 				}
 			}
-			buf = r.sys.Encode(buf[:0], next)
-			return key(model.Fingerprint(buf)) == want
+			return key(r.sys.HashWorld(next)) == want
 		})
 		if !ok {
 			panic("checker: no action reproduces a recorded transition")

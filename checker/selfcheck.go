@@ -76,13 +76,22 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 	}
 	queue := []item{{w, 0}}
 	var acts []model.Action
+	var h model.WorldHash
 	for len(queue) > 0 && len(seen) < max {
 		it := queue[0]
 		queue = queue[1:]
 		acts = c.sys.Actions(it.w, acts[:0])
+		c.sys.LoadHash(&h, it.w, nil, nil)
 		for _, a := range acts {
 			next := &model.World[S, M]{}
 			c.sys.Apply(it.w, a, next)
+			// The engine hashes a step by the parts it changed: a Step
+			// that changes what it was not given (a slice it shares
+			// with the state it came from) breaks that.
+			if got, want := c.sys.StepHash(&h, it.w, a, next), c.sys.HashWorld(next); got != want {
+				return &CodecError{fmt.Sprintf("the step %s at depth %d changes more than its node, the links it used and the history: "+
+					"does Step change a state or message it shares with the world it was given?", c.sys.FormatAction(it.w, a), it.depth+1)}
+			}
 			enc := string(c.sys.Encode(nil, next))
 			if prev, ok := seen[enc]; ok {
 				// A field the encoding leaves out shows here when the
@@ -112,6 +121,7 @@ func (sp *Spec[S, M]) CheckCodecWalk(choices []byte) error {
 	c := newCodecCheck(sp)
 	w, next := c.sys.Init(), &model.World[S, M]{}
 	var acts []model.Action
+	var h model.WorldHash
 	for depth := 0; ; depth++ {
 		if err := c.world(w, depth); err != nil {
 			return err
@@ -120,7 +130,13 @@ func (sp *Spec[S, M]) CheckCodecWalk(choices []byte) error {
 		if depth == len(choices) || len(acts) == 0 {
 			return nil
 		}
-		c.sys.Apply(w, acts[int(choices[depth])%len(acts)], next)
+		a := acts[int(choices[depth])%len(acts)]
+		c.sys.LoadHash(&h, w, nil, nil)
+		c.sys.Apply(w, a, next)
+		if got, want := c.sys.StepHash(&h, w, a, next), c.sys.HashWorld(next); got != want {
+			return &CodecError{fmt.Sprintf("the step %s at depth %d changes more than its node, the links it used and the history: "+
+				"does Step change a state or message it shares with the world it was given?", c.sys.FormatAction(w, a), depth+1)}
+		}
 		w, next = next, w
 	}
 }

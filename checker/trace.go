@@ -15,7 +15,6 @@ import (
 // successor has the next fingerprint on the path.
 func (sp *Spec[S, M]) rebuild(seen *fpSet, bad uint64, prop, why string) *Trace {
 	path := sp.pathTo(seen, key(bad))
-	var buf []byte
 	r := newReplayer(sp)
 	// Under symmetry reduction the path holds representatives, and the
 	// run replayed reaches renamings of them: perm renames the world
@@ -23,6 +22,7 @@ func (sp *Spec[S, M]) rebuild(seen *fpSet, bad uint64, prop, why string) *Trace 
 	sym := sp.canonicaliser(r.sys)
 	var perm []model.NodeID
 	var renamed model.World[S, M]
+	var buf []byte
 	if sym != nil {
 		sym.Canonical(r.sys.Encode(nil, r.cur), r.cur)
 		perm = slices.Clone(sym.Perm())
@@ -32,10 +32,9 @@ func (sp *Spec[S, M]) rebuild(seen *fpSet, bad uint64, prop, why string) *Trace 
 			if sym != nil {
 				sym.Rename(next, perm, &renamed)
 				buf = sym.Canonical(r.sys.Encode(buf[:0], &renamed), &renamed)
-			} else {
-				buf = r.sys.Encode(buf[:0], next)
+				return key(model.Fingerprint(buf)) == want
 			}
-			return key(model.Fingerprint(buf)) == want
+			return key(r.sys.HashWorld(next)) == want
 		})
 		if !ok {
 			panic("checker: no action reproduces a recorded transition")
@@ -103,14 +102,14 @@ func (sp *Spec[S, M]) discoverers(target uint64) *fpSet {
 		if !ok {
 			panic("checker: the state to rebuild is not reachable")
 		}
-		x.load(enc)
+		x.load(fp, enc)
 		for _, a := range x.acts {
 			nfp := x.step(a)
 			if seen.insert(nfp, key(fp)) {
 				if key(nfp) == target {
 					return seen
 				}
-				q.push(depth+1, nfp, x.buf)
+				q.push(depth+1, nfp, x.encode())
 			}
 		}
 	}

@@ -315,7 +315,6 @@ type walker[S, M any] struct {
 	init      *model.World[S, M]
 	cur, next model.World[S, M]
 	acts      []model.Action
-	buf       []byte
 	scratch   []float64
 	path      []string
 	visited   map[uint64]int // this walk's states -> first step
@@ -344,8 +343,7 @@ func (w *walker[S, M]) run(k int, res *walkResult) {
 	clear(w.visited)
 	w.masks = w.masks[:0]
 	for d := 0; ; d++ {
-		w.buf = sys.Encode(w.buf[:0], &w.cur)
-		fp := model.Fingerprint(w.buf)
+		fp := sys.HashWorld(&w.cur)
 		res.fps = append(res.fps, fp)
 		w.acts = sys.Actions(&w.cur, w.acts[:0])
 		prop, _, unknown := sp.judge(&w.cur, w.acts)

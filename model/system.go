@@ -42,6 +42,7 @@ type System[S, M any] struct {
 	faulty bool // Config.Faults.Any()
 
 	out    Out[M]
+	whole  WorldHash // HashWorld's scratch
 	inputs []Input
 	ka, kb []byte // scratch encodings of messages, for unordered order
 }

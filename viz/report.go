@@ -1,7 +1,6 @@
 package viz
 
 import (
-	"fmt"
 	"html/template"
 	"io"
 	"strconv"
@@ -16,11 +15,7 @@ func SearchCharts(rep *checker.Report) []string {
 	if len(rep.Levels) > 0 {
 		c := BarChart{Title: "states per BFS level", XLabel: "depth (steps from the initial world)", YLabel: "new states"}
 		for _, l := range rep.Levels {
-			label := strconv.Itoa(l.Depth)
-			if l.From > 0 || (l.From == 0 && l.Depth > 0 && len(c.Labels) == 0) {
-				label = fmt.Sprintf("%d-%d", l.From, l.Depth)
-			}
-			c.Labels = append(c.Labels, label)
+			c.Labels = append(c.Labels, strconv.Itoa(l.Depth))
 			c.Values = append(c.Values, float64(l.States))
 		}
 		out = append(out, c.SVG())

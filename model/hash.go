@@ -1,0 +1,362 @@
+package model
+
+import "encoding/binary"
+
+// The fingerprint of a world is made of the fingerprints of its parts, so
+// that a step pays only for the parts it changes. A world's parts are:
+// each node (its state's encoding and its armed timers), each link that
+// holds messages (their encodings, in the link's canonical order), and
+// the rest (crashes, faults used, the partition, the ordering vectors, the
+// application messages sent, the history). Each part's fingerprint is
+// mixed with its place (node i, link to<-from), the parts are added
+// (mod 2^64), and the sum is mixed once more. Two worlds with the same
+// canonical encoding have the same parts, hence the same fingerprint;
+// two different worlds share one with a chance of about 2^-64, as with a
+// hash of the whole encoding.
+//
+// A protocol step (an input, a timer, the delivery of a protocol message)
+// changes one node, the link it received on and the links it sent on,
+// and, when they are kept, the ordering vectors and the history: StepHash
+// computes the successor's fingerprint from the parent's parts and these
+// alone. Any other action (a fault, an application message) is hashed
+// whole.
+
+// WorldHash holds the fingerprints of the parts of one world, the parent
+// of the steps StepHash hashes. One WorldHash serves one goroutine.
+type WorldHash struct {
+	sum uint64 // the parts' sum (the fingerprint before the last mix)
+	// The parent's parts, computed when a step first needs them: nodes[i]
+	// is valid when nodeGen[i] == gen, links[to*n+from] when
+	// linkGen[to*n+from] == gen, rest when restGen == gen.
+	nodes   []uint64
+	nodeGen []uint32
+	links   []uint64
+	linkH   []uint64 // each link's message hash (see linkState)
+	linkK   []int    // and its length
+	linkGen []uint32
+	rest    uint64
+	restGen uint32
+	gen     uint32
+	// The parent's encoding and its nodes' ends, when known (LoadFP):
+	// a node's part is hashed from its bytes there.
+	enc   []byte
+	spans []uint32
+	buf   []byte
+	done  [maxTouched]touched
+}
+
+// touched is a link a step changes: its part in the parent, and its
+// message hash and length as the step leaves them.
+type touched struct {
+	to, from NodeID
+	old, h   uint64
+	k        int
+}
+
+// maxTouched bounds the links one step's delta is computed for at once;
+// a step that sends on more is hashed whole.
+const maxTouched = 16
+
+const (
+	hashNode = 0x9e3779b97f4a7c15
+	hashLink = 0xc2b2ae3d27d4eb4f
+	hashTime = 0x165667b19e3779f9
+	hashRest = 0xd6e8feb86659fd93
+	hashMsg  = 0x8cb92ba72f3d8dd7
+)
+
+// mix64 is a bijective finalizer (splitmix64's).
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// unmix64 is mix64's inverse: the sum of a world's parts from its
+// fingerprint.
+func unmix64(x uint64) uint64 {
+	x = unshift(x, 31)
+	x *= 0x319642b2d24d8ec3 // the inverse of 0x94d049bb133111eb mod 2^64
+	x = unshift(x, 27)
+	x *= 0x96de1b173f119089 // the inverse of 0xbf58476d1ce4e5b9
+	return unshift(x, 30)
+}
+
+// unshift inverts x ^= x >> s.
+func unshift(x uint64, s uint) uint64 {
+	r := x
+	for i := s; i < 64; i += s {
+		r ^= x >> i
+	}
+	return r
+}
+
+// partHash hashes a part's encoding b under seed, which names the part.
+// A part is a few bytes: a word at a time, one final mix. Inputs of one
+// word or less never collide under one seed (each step is a bijection of
+// the word).
+func partHash(seed uint64, b []byte) uint64 {
+	h := seed ^ uint64(len(b))*hashNode
+	for len(b) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(b)) * 0xbf58476d1ce4e5b9
+		h ^= h >> 29
+		b = b[8:]
+	}
+	if len(b) > 0 {
+		var t uint64
+		for i, c := range b {
+			t |= uint64(c) << (8 * i)
+		}
+		h = (h ^ t) * 0x94d049bb133111eb
+		h ^= h >> 32
+	}
+	return mix64(h)
+}
+
+// nodePart is the part of node i with state encoding enc and timers t.
+func nodePart(i NodeID, enc []byte, t uint64) uint64 {
+	return partHash(uint64(i+1)*hashNode^t*hashTime, enc)
+}
+
+// A link's part is made from its k messages' hashes (msgHash): on a FIFO
+// network their polynomial sum, h(m1)P^(k-1) + ... + h(mk), so that the
+// order counts and a step updates it in O(1) (a delivery takes the head's
+// term away, a send multiplies by P and adds its own); on an unordered
+// one their plain sum, the link being a multiset.
+const hashPoly = 0x9fb21c651e98df25
+
+// linkPart is the part of link to<-from, whose k messages hash to h.
+func linkPart(to, from NodeID, h uint64, k int) uint64 {
+	if k == 0 {
+		return 0
+	}
+	return mix64(h ^ uint64(k)*hashTime + (uint64(to)<<8|uint64(from)+1)*hashLink)
+}
+
+// powPoly is hashPoly^k.
+func powPoly(k int) uint64 {
+	r, b := uint64(1), uint64(hashPoly)
+	for ; k > 0; k >>= 1 {
+		if k&1 != 0 {
+			r *= b
+		}
+		b *= b
+	}
+	return r
+}
+
+// msgHash is the hash of a message as a link holds it.
+func (sys *System[S, M]) msgHash(h *WorldHash, e *Envelope[M]) uint64 {
+	h.buf = sys.appendEnvelope(h.buf[:0], e)
+	return partHash(hashMsg, h.buf)
+}
+
+// addMsg is a link's hash and length once message hash m is sent on it.
+func (sys *System[S, M]) addMsg(h uint64, k int, m uint64) (uint64, int) {
+	if sys.Config.Network == FIFO {
+		return h*hashPoly + m, k + 1
+	}
+	return h + m, k + 1
+}
+
+// HashWorld returns the fingerprint of w. It is Hash: the same number
+// StepHash computes for the same world.
+func (sys *System[S, M]) HashWorld(w *World[S, M]) uint64 {
+	sys.LoadHash(&sys.whole, w, nil, nil)
+	return sys.whole.Fingerprint()
+}
+
+// Fingerprint is the fingerprint of the world h was loaded with.
+func (h *WorldHash) Fingerprint() uint64 { return mix64(h.sum) }
+
+// LoadHash sets h to the parts of w, the parent of the steps to hash,
+// computing them all.
+func (sys *System[S, M]) LoadHash(h *WorldHash, w *World[S, M], enc []byte, spans []uint32) {
+	sys.LoadFP(h, w, 0, enc, spans)
+	h.sum = 0
+	for i := range sys.n {
+		h.sum += sys.nodePartOf(h, w, NodeID(i))
+	}
+	h.sum += sys.restPartOf(h, w)
+	for k := 0; k < len(w.Net); {
+		l := int(w.Net[k].To)*sys.n + int(w.Net[k].From)
+		k = sys.linkAt(h, w, k, l)
+		h.sum += h.links[l]
+	}
+}
+
+// LoadFP sets h to w, whose fingerprint is fp, the parent of the steps to
+// hash: its parts are computed when a step needs them, from enc and
+// spans (w's encoding and its nodes' ends, DecodeSpans) when given. A
+// search that keeps fingerprints does not hash its states twice.
+func (sys *System[S, M]) LoadFP(h *WorldHash, w *World[S, M], fp uint64, enc []byte, spans []uint32) {
+	n := sys.n
+	if len(h.nodes) != n {
+		h.nodes, h.nodeGen = make([]uint64, n), make([]uint32, n)
+		h.links, h.linkGen = make([]uint64, n*n), make([]uint32, n*n)
+		h.linkH, h.linkK = make([]uint64, n*n), make([]int, n*n)
+	}
+	if h.gen++; h.gen == 0 { // the stamps wrapped: forget them all
+		clear(h.nodeGen)
+		clear(h.linkGen)
+		h.restGen = 0
+		h.gen = 1
+	}
+	h.sum = unmix64(fp)
+	h.enc, h.spans = enc, spans
+}
+
+// nodePartOf is the part of node i of the parent world w.
+func (sys *System[S, M]) nodePartOf(h *WorldHash, w *World[S, M], i NodeID) uint64 {
+	if h.nodeGen[i] == h.gen {
+		return h.nodes[i]
+	}
+	var p uint64
+	if h.spans != nil {
+		from := uint32(0)
+		if i > 0 {
+			from = h.spans[i-1]
+		}
+		p = nodePart(i, h.enc[from:h.spans[i]], w.Timers[i])
+	} else {
+		h.buf = sys.codec.AppendState(h.buf[:0], w.Nodes[i])
+		p = nodePart(i, h.buf, w.Timers[i])
+	}
+	h.nodes[i], h.nodeGen[i] = p, h.gen
+	return p
+}
+
+// restPartOf is the rest's part of the parent world w.
+func (sys *System[S, M]) restPartOf(h *WorldHash, w *World[S, M]) uint64 {
+	if h.restGen != h.gen {
+		h.rest, h.restGen = sys.restPart(h, w), h.gen
+	}
+	return h.rest
+}
+
+// linkAt memoizes the part of the link whose messages start at w.Net[k],
+// number l, and returns the index after them.
+func (sys *System[S, M]) linkAt(h *WorldHash, w *World[S, M], k, l int) int {
+	to, from := w.Net[k].To, w.Net[k].From
+	var lh uint64
+	n := 0
+	for ; k < len(w.Net) && w.Net[k].To == to && w.Net[k].From == from; k++ {
+		lh, n = sys.addMsg(lh, n, sys.msgHash(h, &w.Net[k]))
+	}
+	h.links[l], h.linkH[l], h.linkK[l], h.linkGen[l] = linkPart(to, from, lh, n), lh, n, h.gen
+	return k
+}
+
+// parentLink memoizes the part, hash and length of link to<-from of the
+// parent world w, and returns its number.
+func (sys *System[S, M]) parentLink(h *WorldHash, w *World[S, M], to, from NodeID) int {
+	l := int(to)*sys.n + int(from)
+	if h.linkGen[l] == h.gen {
+		return l
+	}
+	k := 0
+	for k < len(w.Net) && (w.Net[k].To < to || w.Net[k].To == to && w.Net[k].From < from) {
+		k++
+	}
+	if k == len(w.Net) || w.Net[k].To != to || w.Net[k].From != from {
+		h.links[l], h.linkH[l], h.linkK[l], h.linkGen[l] = 0, 0, 0, h.gen
+		return l
+	}
+	sys.linkAt(h, w, k, l)
+	return l
+}
+
+// appendEnvelope appends a message's encoding as a link holds it.
+func (sys *System[S, M]) appendEnvelope(b []byte, e *Envelope[M]) []byte {
+	if sys.Config.AppMsgs > 0 {
+		b = AppendBool(b, e.App)
+	}
+	b = sys.codec.AppendMsg(b, e.Msg)
+	if sys.Config.Ordering {
+		b = AppendUvarint(b, e.VC)
+	}
+	return b
+}
+
+// restPart is the part of everything in w but its nodes, timers and links.
+func (sys *System[S, M]) restPart(h *WorldHash, w *World[S, M]) uint64 {
+	b := AppendUvarint(h.buf[:0], w.Down)
+	if sys.faulty {
+		b = append(b, w.Used[:]...)
+		b = AppendUvarint(b, w.Cut)
+	}
+	if sys.Config.Ordering {
+		for i := range w.VC {
+			b = AppendUvarint(AppendUvarint(b, w.VC[i]), w.ReqVC[i])
+		}
+	}
+	if sys.Config.AppMsgs > 0 {
+		b = append(b, w.AppSent)
+	}
+	if sys.Config.History {
+		b = AppendUvarint(b, uint64(len(w.History)))
+		for _, r := range w.History {
+			b = AppendString(append(b, byte(r.Node)), r.Text)
+		}
+	}
+	h.buf = b
+	return partHash(hashRest, b)
+}
+
+// StepHash returns the fingerprint of next, the world after action a from
+// the world h was loaded with (w). It must follow Apply(w, a, next) at
+// once, since it reads the messages the step sent from the system's
+// scratch output.
+func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *World[S, M]) uint64 {
+	protocolStep := a.Kind == ActInput || a.Kind == ActFire || a.Kind == ActDeliver && !w.Net[a.Slot].App
+	if !protocolStep || len(sys.out.sends) >= maxTouched {
+		return sys.HashWorld(next)
+	}
+	sum := h.sum - sys.nodePartOf(h, w, a.Node)
+	h.buf = sys.codec.AppendState(h.buf[:0], next.Nodes[a.Node])
+	sum += nodePart(a.Node, h.buf, next.Timers[a.Node])
+	if sys.Config.Ordering || sys.Config.History {
+		sum += sys.restPart(h, next) - sys.restPartOf(h, w)
+	}
+	// The links the step changed: the one it received on loses the
+	// delivered message, the ones it sent on gain theirs, in the order
+	// Apply takes them.
+	done := h.done[:0]
+	link := func(to, from NodeID) *touched {
+		for i := range done {
+			if done[i].to == to && done[i].from == from {
+				return &done[i]
+			}
+		}
+		l := sys.parentLink(h, w, to, from)
+		done = append(done, touched{to: to, from: from, old: h.links[l], h: h.linkH[l], k: h.linkK[l]})
+		return &done[len(done)-1]
+	}
+	if a.Kind == ActDeliver {
+		e := &w.Net[a.Slot]
+		t := link(a.Node, e.From)
+		m := sys.msgHash(h, e)
+		if sys.Config.Network == FIFO {
+			m *= powPoly(t.k - 1) // the head
+		}
+		t.h, t.k = t.h-m, t.k-1
+	}
+	for _, snd := range sys.out.sends {
+		if next.IsDown(snd.to) || next.Separated(a.Node, snd.to) {
+			continue // lost, as effects loses it
+		}
+		e := Envelope[M]{From: a.Node, To: snd.to, Msg: snd.msg}
+		if sys.Config.Ordering {
+			e.VC = next.VC[a.Node]
+		}
+		t := link(snd.to, a.Node)
+		t.h, t.k = sys.addMsg(t.h, t.k, sys.msgHash(h, &e))
+	}
+	for _, t := range done {
+		sum += linkPart(t.to, t.from, t.h, t.k) - t.old
+	}
+	return mix64(sum)
+}
