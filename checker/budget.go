@@ -124,7 +124,7 @@ func (sp *Spec[S, M]) MinMemory(opts Options) uint64 {
 	sys := sp.System
 	enc := sys.Encode(nil, sys.Init())
 	entry := uint64(len(enc)) + 24
-	seen := newFPSet(opts.Strategy == DFS)
+	seen := newFPSet(opts.Strategy == DFS || opts.Exhaust)
 	b := seen.bytes()
 	if opts.Bitstate > 0 {
 		b = newBitSet(opts.Bitstate).bytes()

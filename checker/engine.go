@@ -394,7 +394,7 @@ type run[S, M any] struct {
 }
 
 func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
-	r := &run[S, M]{sp: sp, opts: &opts, rep: &Report{Properties: sp.PropertyNames()}, seen: newFPSet(mode == livenessGraph || opts.Strategy == DFS), start: time.Now()}
+	r := &run[S, M]{sp: sp, opts: &opts, rep: &Report{Properties: sp.PropertyNames()}, seen: newFPSet(keepsParents(&opts, mode)), start: time.Now()}
 	if opts.Bitstate > 0 && mode != livenessGraph {
 		r.seen = newBitSet(opts.Bitstate)
 	}
@@ -430,6 +430,15 @@ func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
 		}
 	}
 	return r
+}
+
+// keepsParents reports whether a search keeps each state's parent beside
+// its fingerprint (16 bytes a slot, not 8): DFS and the state graph,
+// whose paths a second BFS would not find again (see pathTo), and a
+// search that goes on after its first violation (Exhaust), for which
+// that second BFS would repeat most of the first.
+func keepsParents(opts *Options, mode livenessMode) bool {
+	return mode == livenessGraph || opts.Strategy == DFS || opts.Exhaust
 }
 
 // violation counts a violating state, and keeps the first.

@@ -158,7 +158,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		if d := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.maxDepth }); d.ok && d.k <= popped {
 			rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
 		}
-		insertFresh(seen, ws, fresh)
+		insertFresh(seen, ws, fresh, level)
 		r.countLevel(depth+1, uint64(len(fresh)))
 		if maxStates {
 			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
@@ -490,7 +490,16 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 
 // insertFresh is phase 2's second half: the new states go into the
 // visited set, each shard filled by one worker.
-func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec) {
+func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec, level *levelBuf) {
+	var parents []uint64 // the level's states' keys, when the set keeps parents
+	if seen.parents {
+		for _, c := range level.chunks {
+			for b := c; len(b) > 0; {
+				_, fp, _, rest := readEntry(b)
+				parents, b = append(parents, key(fp)), rest
+			}
+		}
+	}
 	byShard := make([][]rec, numShards)
 	for _, f := range fresh {
 		s := f.fp >> (64 - shardBits)
@@ -505,7 +514,11 @@ func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec) {
 			}
 			sh := &seen.shards[s]
 			for _, f := range byShard[s] {
-				sh.insert(f.fp, noParent, 0)
+				p := uint64(noParent)
+				if parents != nil {
+					p = parents[f.key>>16]
+				}
+				sh.insert(f.fp, p, 0)
 			}
 		}
 	})
