@@ -69,11 +69,24 @@ const (
 )
 
 // Msg is a message.
-// Its encoding is derived from the type (model.CodecOf): the kind's
-// byte, then the timestamp as a varint.
+// Its encoding is the kind's byte, then the timestamp as a varint
+// (mutex.AppendKindTS).
 type Msg struct {
 	Kind Kind
 	TS   uint32
+}
+
+var _ model.MsgCodec[Msg] = (*Protocol)(nil)
+
+// AppendMsg appends m's encoding (mutex.AppendKindTS).
+func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
+	return mutex.AppendKindTS(b, uint8(m.Kind), m.TS)
+}
+
+// ReadMsg reads a message AppendMsg wrote.
+func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
+	k, ts, b := mutex.ReadKindTS(b)
+	return Msg{Kind(k), ts}, b
 }
 
 // Nodes is N.
