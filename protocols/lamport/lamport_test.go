@@ -173,7 +173,7 @@ func TestCodecRoundTrip(t *testing.T) {
 	texts := map[string]bool{}
 	c, err := model.CodecOf[State, Msg](p) // the message codec is derived
 	require.NoError(t, err)
-	for _, m := range []Msg{{Request, 1}, {Request, 2}, {Reply, 1}, {Reply, 200}, {Release, 1}, {Release, 2}, {App, 1}} {
+	for _, m := range []Msg{{Kind: Request, TS: 1}, {Kind: Request, TS: 2}, {Kind: Reply, TS: 1}, {Kind: Reply, TS: 200}, {Kind: Release, TS: 1}, {Kind: Release, TS: 2}, {Kind: App, TS: 1}} {
 		got, rest := c.ReadMsg(c.AppendMsg(nil, m))
 		require.Equal(t, m, got)
 		require.Empty(t, rest)

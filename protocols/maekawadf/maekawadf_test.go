@@ -374,7 +374,7 @@ func TestCodecRoundTrip(t *testing.T) {
 	texts := map[string]bool{}
 	c, err := model.CodecOf[State, Msg](p) // the message codec is derived
 	require.NoError(t, err)
-	for _, m := range []Msg{{Request, 1}, {Request, 300}, {Kind: Grant}, {Kind: Release}, {Kind: Fail}, {Kind: Inquire}, {Kind: Yield}} {
+	for _, m := range []Msg{{Kind: Request, TS: 1}, {Kind: Request, TS: 300}, {Kind: Grant}, {Kind: Release}, {Kind: Fail}, {Kind: Inquire}, {Kind: Yield}} {
 		b := c.AppendMsg(nil, m)
 		got, rest := c.ReadMsg(b)
 		require.Equal(t, m, got)
