@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/codectest"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -213,17 +214,7 @@ func TestCodecRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	seen := map[string]int{}
-	for i, s := range states {
-		b := p.AppendState([]byte{7}, s)
-		got, rest := p.ReadState(b[1:])
-		require.Equal(t, s, got)
-		require.Empty(t, rest)
-		if j, dup := seen[string(b)]; dup {
-			require.Equal(t, states[j], s, "state %d encodes like state %d", i, j)
-		}
-		seen[string(b)] = i
-	}
+	codectest.States(t, p, states)
 	msgs := []struct {
 		m           Msg
 		plain, text string // the text under Plain, and under the variant that uses m
