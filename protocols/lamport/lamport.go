@@ -60,14 +60,6 @@ type Protocol struct {
 	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
-// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
-// protocol (checked by the compiler).
-var (
-	_ model.FairInputs                  = (*Protocol)(nil)
-	_ invariants.CriticalSection[State] = (*Protocol)(nil)
-	_ model.Waiter[State]               = (*Protocol)(nil)
-)
-
 // New returns Lamport's algorithm for n sites (1..MaxSites) and the given
 // rounds.
 func New(n, rounds int) *Protocol {
@@ -76,6 +68,14 @@ func New(n, rounds int) *Protocol {
 	}
 	return &Protocol{N: n, Rounds: rounds}
 }
+
+// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// protocol (checked by the compiler).
+var (
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+)
 
 // State is one site's state.
 type State struct {

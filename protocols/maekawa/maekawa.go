@@ -47,14 +47,6 @@ type Protocol struct {
 	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
-// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
-// protocol (checked by the compiler).
-var (
-	_ model.FairInputs                  = (*Protocol)(nil)
-	_ invariants.CriticalSection[State] = (*Protocol)(nil)
-	_ model.Waiter[State]               = (*Protocol)(nil)
-)
-
 // New returns Maekawa's algorithm for n processes, the given rounds and
 // voting sets; sets that break CheckSets' rules are refused.
 func New(n, rounds int, sets []Set) (*Protocol, error) {
@@ -63,6 +55,14 @@ func New(n, rounds int, sets []Set) (*Protocol, error) {
 	}
 	return &Protocol{N: n, Rounds: rounds, Sets: sets, Requesters: Set(1<<n - 1)}, nil
 }
+
+// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// protocol (checked by the compiler).
+var (
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+)
 
 // Nobody is a voter's Voted while it has not voted.
 const Nobody model.NodeID = model.MaxNodes

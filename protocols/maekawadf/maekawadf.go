@@ -174,14 +174,6 @@ type Protocol struct {
 	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
-// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
-// protocol (checked by the compiler).
-var (
-	_ model.FairInputs                  = (*Protocol)(nil)
-	_ invariants.CriticalSection[State] = (*Protocol)(nil)
-	_ model.Waiter[State]               = (*Protocol)(nil)
-)
-
 // New returns the protocol for n processes, the given rounds, voting sets
 // and fixes; sets that break maekawa.CheckSets' rules are refused.
 func New(n, rounds int, sets []maekawa.Set, fixes Fixes) (*Protocol, error) {
@@ -190,6 +182,14 @@ func New(n, rounds int, sets []maekawa.Set, fixes Fixes) (*Protocol, error) {
 	}
 	return &Protocol{N: n, Rounds: rounds, Sets: sets, Fixes: fixes, Requesters: maekawa.Set(1<<n - 1)}, nil
 }
+
+// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// protocol (checked by the compiler).
+var (
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+)
 
 // Nobody is a voter's Voted while it has not voted.
 const Nobody = maekawa.Nobody

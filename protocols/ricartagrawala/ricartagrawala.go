@@ -38,14 +38,6 @@ type Protocol struct {
 	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
-// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
-// protocol (checked by the compiler).
-var (
-	_ model.FairInputs                  = (*Protocol)(nil)
-	_ invariants.CriticalSection[State] = (*Protocol)(nil)
-	_ model.Waiter[State]               = (*Protocol)(nil)
-)
-
 // Clocks says which messages carry the sender's clock.
 type Clocks uint8
 
@@ -53,6 +45,14 @@ type Clocks uint8
 const (
 	Notes Clocks = iota // every message carries the clock (the notes)
 	SPIN                // only requests carry a time (the SPIN anchor model)
+)
+
+// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// protocol (checked by the compiler).
+var (
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
 )
 
 // New returns Ricart-Agrawala for n processes and the given rounds, with

@@ -107,6 +107,12 @@ type Protocol struct {
 	mutex.Site[State] // FairInput, InCS and Waiting
 }
 
+// DefaultK is the notes' smallest admissible k ("k > 2").
+const DefaultK = 3
+
+// New returns the plain token ring for n processes and the given rounds.
+func New(n, rounds int) *Protocol { return &Protocol{N: n, Rounds: rounds, K: DefaultK} }
+
 // Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
 // protocol (checked by the compiler).
 var (
@@ -114,12 +120,6 @@ var (
 	_ invariants.CriticalSection[State] = (*Protocol)(nil)
 	_ model.Waiter[State]               = (*Protocol)(nil)
 )
-
-// DefaultK is the notes' smallest admissible k ("k > 2").
-const DefaultK = 3
-
-// New returns the plain token ring for n processes and the given rounds.
-func New(n, rounds int) *Protocol { return &Protocol{N: n, Rounds: rounds, K: DefaultK} }
 
 // NewVariant returns variant v of the token ring for n processes, the
 // given rounds, and token numbers bounded by k (see Protocol.K).
