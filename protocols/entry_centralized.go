@@ -7,19 +7,15 @@ import (
 )
 
 func init() {
-	build, live := mutexTargets(newCentralized, centralized.Properties)
-	Register(Entry{
+	Register(mutexEntry(Entry{
 		Name: "centralized",
 		Doc:  "centralized mutual exclusion: a coordinator grants the token and queues requests in FIFO order (seed 000)",
 		Params: []Param{
 			{"n", "3", "number of clients; the coordinator is one more node, p<n>"},
 			{"rounds", "2", "critical sections each client enters (bounds the state space)"},
 		},
-		Build:      build,
-		LiveTarget: live,
-		Family:     "mutex",
-		Costs:      costs.CentralizedTable,
-	})
+		Costs: costs.CentralizedTable,
+	}, newCentralized, centralized.Properties))
 }
 
 // newCentralized is the protocol of values v, for the given rounds.

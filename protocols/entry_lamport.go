@@ -6,16 +6,12 @@ import (
 )
 
 func init() {
-	build, live := mutexTargets(newLamport, lamport.Properties)
-	Register(Entry{
-		Name:       "lamport",
-		Doc:        "Lamport's mutual exclusion: request queues, REQUEST/REPLY/RELEASE, enter on L1 and L2 (seed 002)",
-		Params:     []Param{paramN("3"), paramRounds},
-		Build:      build,
-		LiveTarget: live,
-		Family:     "mutex",
-		Costs:      costs.LamportTable,
-	})
+	Register(mutexEntry(Entry{
+		Name:   "lamport",
+		Doc:    "Lamport's mutual exclusion: request queues, REQUEST/REPLY/RELEASE, enter on L1 and L2 (seed 002)",
+		Params: []Param{paramN("3"), paramRounds},
+		Costs:  costs.LamportTable,
+	}, newLamport, lamport.Properties))
 }
 
 // newLamport is the protocol of values v, for the given rounds.

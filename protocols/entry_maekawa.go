@@ -6,8 +6,7 @@ import (
 )
 
 func init() {
-	build, live := mutexTargets(newMaekawa, maekawa.Properties)
-	Register(Entry{
+	Register(mutexEntry(Entry{
 		Name: "maekawa",
 		Doc:  "Maekawa's original voting algorithm: one vote at a time within intersecting voting sets; deadlocks (seeds 000, 001)",
 		Params: []Param{
@@ -16,11 +15,8 @@ func init() {
 			paramSets,
 			paramRequesters,
 		},
-		Build:      build,
-		LiveTarget: live,
-		Family:     "mutex",
-		Costs:      costs.MaekawaTable,
-	})
+		Costs: costs.MaekawaTable,
+	}, newMaekawa, maekawa.Properties))
 }
 
 // newMaekawa is the protocol of values v, for the given rounds.

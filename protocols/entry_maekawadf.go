@@ -24,8 +24,7 @@ func newMaekawaDF(v Values, rounds int) (*maekawadf.Protocol, error) {
 }
 
 func init() {
-	build, live := mutexTargets(newMaekawaDF, maekawadf.Properties)
-	Register(Entry{
+	Register(mutexEntry(Entry{
 		Name: "maekawa-df",
 		Doc:  "Maekawa's algorithm with timestamps and FAILED/INQUIRE/YIELD deadlock handling (seed 002)",
 		Params: []Param{
@@ -38,9 +37,6 @@ func init() {
 				"displaced (FAILED to a request pushed back from the head of the queue), " +
 				"defer (keep an early INQUIRE until a FAILED), held (yield only a vote held)"},
 		},
-		Build:      build,
-		LiveTarget: live,
-		Family:     "mutex",
-		Costs:      costs.MaekawaDFTable,
-	})
+		Costs: costs.MaekawaDFTable,
+	}, newMaekawaDF, maekawadf.Properties))
 }

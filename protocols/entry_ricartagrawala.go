@@ -9,17 +9,13 @@ import (
 )
 
 func init() {
-	build, live := mutexTargets(newRicartAgrawala, ra.Properties)
-	Register(Entry{
+	Register(mutexEntry(Entry{
 		Name: "ricartagrawala",
 		Doc:  "Ricart-Agrawala mutual exclusion: timestamped requests to all, deferred replies (seed 000)",
 		Params: []Param{paramN("3"), paramRounds,
 			{"clock", "notes", "notes: every message carries the sender's clock; spin: only requests do (the SPIN anchor model)"}},
-		Build:      build,
-		LiveTarget: live,
-		Family:     "mutex",
-		Costs:      costs.RicartAgrawalaTable,
-	})
+		Costs: costs.RicartAgrawalaTable,
+	}, newRicartAgrawala, ra.Properties))
 }
 
 // newRicartAgrawala is the protocol of values v, for the given rounds.

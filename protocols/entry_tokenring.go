@@ -8,14 +8,7 @@ import (
 )
 
 func init() {
-	build, _ := mutexTargets(newTokenRing, tokenring.Properties)
-	// A live run may lose the token (-faults drop): at most one token
-	// then, as the checker's property under drops says.
-	_, live := mutexTargets(newTokenRing, func(p *tokenring.Protocol, cfg model.Config) property.Set[tokenring.State, tokenring.Msg] {
-		cfg.Faults.Budget[model.Drop] = model.Unbounded
-		return tokenring.Properties(p, cfg)
-	})
-	Register(Entry{
+	e := mutexEntry(Entry{
 		Name: "tokenring",
 		Doc:  "token ring mutual exclusion: one token circulates on a logical ring; its holder may enter; token loss: timeout or Misra's ping-pong (seed 000)",
 		Params: []Param{paramN("3"), paramRounds,
@@ -23,11 +16,15 @@ func init() {
 				"pingpong (Misra: ping and pong detect each other's loss)"},
 			{"k", "3", "timeout: the token value v runs in 0..k-1 (the notes: k > 2); pingpong: nbping and nbpong are counted modulo k"},
 		},
-		Build:      build,
-		LiveTarget: live,
-		Family:     "mutex",
-		Costs:      costs.TokenRingTable,
+		Costs: costs.TokenRingTable,
+	}, newTokenRing, tokenring.Properties)
+	// A live run may lose the token (-faults drop): at most one token
+	// then, as the checker's property under drops says.
+	_, e.LiveTarget = mutexTargets(newTokenRing, func(p *tokenring.Protocol, cfg model.Config) property.Set[tokenring.State, tokenring.Msg] {
+		cfg.Faults.Budget[model.Drop] = model.Unbounded
+		return tokenring.Properties(p, cfg)
 	})
+	Register(e)
 }
 
 // newTokenRing is the protocol of values v, for the given rounds.

@@ -6,8 +6,7 @@ import (
 )
 
 func init() {
-	build, live := mutexTargets(newVoting, voting.Properties)
-	Register(Entry{
+	Register(mutexEntry(Entry{
 		Name: "voting",
 		Doc:  "decentralized voting (Lin): a majority of coordinators' votes, queues by Lamport time, Yield or back-off (seed 001)",
 		Params: []Param{
@@ -16,11 +15,8 @@ func init() {
 			paramRounds,
 			{"option", "yield", "when nobody has a majority: yield (option B, Yield to the voters) or backoff (option A, release, back off, retry)"},
 		},
-		Build:      build,
-		LiveTarget: live,
-		Family:     "mutex",
-		Costs:      costs.VotingTable,
-	})
+		Costs: costs.VotingTable,
+	}, newVoting, voting.Properties))
 }
 
 // newVoting is the protocol of values v, for the given rounds.

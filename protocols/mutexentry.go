@@ -7,10 +7,19 @@ import (
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
-// mutexTargets are the Build and LiveTarget of a mutual-exclusion entry:
-// newP makes the protocol of values v for a number of rounds, the
-// parameter rounds (1..100) for a check and mutex.Endless for a live run,
-// whose workload never ends; props is what the notes claim for it.
+// mutexEntry completes e, an entry of the mutual-exclusion family: newP
+// makes the protocol of values v for a number of rounds, the parameter
+// rounds (1..100) for a check (Build) and mutex.Endless for a live run,
+// whose workload never ends (LiveTarget); props is what the notes claim
+// for it.
+func mutexEntry[P model.Protocol[S, M], S, M any](e Entry, newP func(v Values, rounds int) (P, error),
+	props func(P, model.Config) property.Set[S, M]) Entry {
+	e.Build, e.LiveTarget = mutexTargets(newP, props)
+	e.Family = "mutex"
+	return e
+}
+
+// mutexTargets are mutexEntry's Build and LiveTarget.
 func mutexTargets[P model.Protocol[S, M], S, M any](newP func(v Values, rounds int) (P, error),
 	props func(P, model.Config) property.Set[S, M]) (build, live func(Values, model.Config) (checker.Target, error)) {
 	make := func(v Values, cfg model.Config, rounds int) (checker.Target, error) {
