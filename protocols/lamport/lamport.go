@@ -178,9 +178,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			// Requesting: S_i updates its clock and timestamps the request,
 			// broadcasts REQUEST(ts_i, i) to all other sites and places the
 			// request on request_queue_i.
-			s.Phase = mutex.Wanted
-			s.Clock++
-			s.Queue[self] = s.Clock
+			s.Queue[self] = mutex.Want(&s.Phase, &s.Clock)
 			s.Heard = 0
 			p.broadcast(self, Msg{Kind: Request, TS: s.Clock}, out)
 		case mutex.Enter:

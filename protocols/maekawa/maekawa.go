@@ -123,9 +123,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		case mutex.Request:
 			// For p_i to enter: state := WANTED; multicast request to all
 			// processes in V_i (itself included).
-			s.Phase = mutex.Wanted
-			s.Clock++
-			s.TS = s.Clock
+			s.TS = mutex.Want(&s.Phase, &s.Clock)
 			for _, j := range p.Sets[self].Members() {
 				out.Send(j, Msg{Kind: Request, TS: s.TS})
 			}

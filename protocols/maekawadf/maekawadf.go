@@ -264,9 +264,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		case mutex.Request:
 			// (a) S_i sends REQUEST(ts, i) to all sites in R_i (itself
 			// included).
-			s.Phase = mutex.Wanted
-			s.Clock++
-			s.TS = s.Clock
+			s.TS = mutex.Want(&s.Phase, &s.Clock)
 			for _, j := range p.Sets[self].Members() {
 				out.Send(j, Msg{Kind: Request, TS: s.TS})
 			}

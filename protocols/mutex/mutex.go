@@ -96,3 +96,15 @@ func (Site[S]) InCS(_ model.NodeID, s S) bool { return s.MutexPhase() == Held }
 
 // Waiting: the process wants the critical section.
 func (Site[S]) Waiting(_ model.NodeID, s S) bool { return s.MutexPhase() == Wanted }
+
+// Want is the first step of asking for the critical section in the
+// algorithms that timestamp requests with a Lamport clock (seed 000,
+// Ricart-Agrawala and Maekawa; seed 001, the voting algorithm's rule a;
+// seed 002, Lamport's algorithm and Maekawa's step a): state := WANTED,
+// and the request takes the timestamp clock+1, to which the clock
+// advances; Want returns it.
+func Want(phase *Phase, clock *uint32) (ts uint32) {
+	*phase = Wanted
+	*clock++
+	return *clock
+}

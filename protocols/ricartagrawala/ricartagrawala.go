@@ -111,9 +111,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		case mutex.Request:
 			// To enter: state := WANTED; multicast request to all others;
 			// T := request's timestamp.
-			s.Phase = mutex.Wanted
-			s.Clock++
-			s.TS = s.Clock
+			s.TS = mutex.Want(&s.Phase, &s.Clock)
 			for j := range p.N {
 				if model.NodeID(j) != self {
 					out.Send(model.NodeID(j), Msg{Kind: Request, TS: s.TS})
