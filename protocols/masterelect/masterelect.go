@@ -103,10 +103,14 @@ const (
 	NewLeader             // ZooKeeper: NEW_LEADER(e)
 	Ack                   // ZooKeeper: ACK(e)
 	Commit                // ZooKeeper: COMMIT(e)
+	// Looking: ZooKeeper: LOOKING(e), a restarted server asks who leads
+	// (its leader variable was volatile); the leader answers with its
+	// COMMIT.
+	Looking
 )
 
 var kindNames = [...]string{VoteReq: "VOTEREQ", Vote: "VOTE", Elected: "MASTER", NewLeader: "NEW_LEADER",
-	Ack: "ACK", Commit: "COMMIT"}
+	Ack: "ACK", Commit: "COMMIT", Looking: "LOOKING"}
 
 // Msg is a message: its type and epoch.
 type Msg struct {
@@ -204,10 +208,26 @@ func (p *Protocol) broadcast(self model.NodeID, m Msg, out *model.Out[Msg]) {
 // storage, its epoch and its vote ("each server votes for at most one
 // leader" must survive a crash): as a follower that knows no master, its
 // lease (if it was master) long gone.
+//
+// A ZooKeeper server keeps its leader variable too (it is written with
+// the epoch, on COMMIT), unless it was the leader itself, monitors its
+// next-higher id again, and asks the others who leads now (LOOKING), for
+// it missed the COMMITs sent while it was down. With its leader variable
+// volatile and no LOOKING, as the model first had it, a restarted
+// follower followed nobody for good (zkelect -faults crash=1,restart=1,
+// 2 steps), and one that restarted before the leader failed did not know
+// that its successor had been the leader, and nobody took over
+// (crash=2,restart=2, 7 steps).
 func (p *Protocol) Recover(self model.NodeID, crashed State, out *model.Out[Msg]) State {
 	s := State{Epoch: crashed.Epoch, Voted: crashed.Voted}
-	if p.Variant == ZooKeeper && int(self)+1 < p.R {
-		s.Watch = uint8(self) + 2
+	if p.Variant == ZooKeeper {
+		if crashed.Leader != uint8(self)+1 {
+			s.Leader = crashed.Leader
+		}
+		if int(self)+1 < p.R {
+			s.Watch = uint8(self) + 2
+		}
+		p.broadcast(self, Msg{Looking, s.Epoch}, out)
 	}
 	out.SetTimer(TimerElection)
 	return s
