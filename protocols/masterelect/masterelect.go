@@ -76,12 +76,11 @@ func (r Role) String() string { return roleNames[r] }
 
 // State is a server's state.
 type State struct {
-	Role  Role
-	Epoch uint8 // the highest epoch seen
-	// Voted: it has voted (Chubby) or ACKed (ZooKeeper) in Epoch: "at
-	// most one leader" an epoch.
-	Voted bool
-	Votes uint8 // a candidate's voters in Epoch
+	Role Role
+	// Ballot: the highest epoch seen; whether it has voted (Chubby) or
+	// ACKed (ZooKeeper) in it, "at most one leader" an epoch; a
+	// candidate's voters in it (ballot.go).
+	Ballot
 	// Leader is the master it follows, plus one; 0 when it knows none.
 	Leader uint8
 	// Serving: a Chubby master serves (after the lease wait; until its
@@ -154,7 +153,7 @@ func (p *Protocol) TimerName(t model.TimerID) string {
 // Nodes is R.
 func (p *Protocol) Nodes() int { return p.R }
 
-func (p *Protocol) majority() int { return p.R/2 + 1 }
+func (p *Protocol) majority() int { return Majority(p.R) }
 
 // first is the leader of epoch 1: p0 (Chubby) or the highest id
 // (ZooKeeper).
@@ -168,7 +167,7 @@ func (p *Protocol) first() model.NodeID {
 // Init: epoch 1 with its leader established, serving; the others follow
 // it, and (ZooKeeper) monitor their next-higher id.
 func (p *Protocol) Init(self model.NodeID, out *model.Out[Msg]) State {
-	s := State{Epoch: 1, Voted: true, Leader: uint8(p.first()) + 1}
+	s := State{Ballot: Ballot{Epoch: 1, Voted: true}, Leader: uint8(p.first()) + 1}
 	if self == p.first() {
 		s.Role, s.Serving = Master, p.Variant == Chubby
 		if p.Variant == Chubby {
@@ -219,7 +218,7 @@ func (p *Protocol) broadcast(self model.NodeID, m Msg, out *model.Out[Msg]) {
 // that its successor had been the leader, and nobody took over
 // (crash=2,restart=2, 7 steps).
 func (p *Protocol) Recover(self model.NodeID, crashed State, out *model.Out[Msg]) State {
-	s := State{Epoch: crashed.Epoch, Voted: crashed.Voted}
+	s := State{Ballot: Ballot{Epoch: crashed.Epoch, Voted: crashed.Voted}}
 	if p.Variant == ZooKeeper {
 		if crashed.Leader != uint8(self)+1 {
 			s.Leader = crashed.Leader
@@ -250,7 +249,7 @@ func boolByte(v bool) byte {
 
 // ReadState decodes a state written by AppendState.
 func (p *Protocol) ReadState(b []byte) (State, []byte) {
-	s := State{Role: Role(b[0]), Epoch: b[1], Votes: b[2], Leader: b[3], Watch: b[4]}
+	s := State{Role: Role(b[0]), Ballot: Ballot{Epoch: b[1], Votes: b[2]}, Leader: b[3], Watch: b[4]}
 	s.Voted, s.Serving = b[5] != 0, b[6] != 0
 	return s, b[7:]
 }

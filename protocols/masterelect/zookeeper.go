@@ -13,7 +13,7 @@ func (p *Protocol) stepZooKeeper(self model.NodeID, s State, ev model.Event[Msg]
 		if s.Role == Candidate {
 			// "No one has 50% or more of the ACKs -> fail ... you may
 			// need to run the leader election again": a later epoch.
-			s = State{Role: Candidate, Epoch: s.Epoch + 1, Voted: true, Votes: 1 << self, Leader: s.Leader, Watch: s.Watch}
+			s = State{Role: Candidate, Ballot: s.Ballot.Stand(self), Leader: s.Leader, Watch: s.Watch}
 			p.broadcast(self, Msg{NewLeader, s.Epoch}, out)
 			out.SetTimer(TimerElection)
 			return s
@@ -38,7 +38,7 @@ func (p *Protocol) stepZooKeeper(self model.NodeID, s State, ev model.Event[Msg]
 		// leader variable changes only on COMMIT ("on receiving COMMIT,
 		// process updates its leader variable"): a candidate that crashes
 		// and restarts still knows whom it was replacing.
-		s = State{Role: Candidate, Epoch: s.Epoch + 1, Voted: true, Votes: 1 << self, Leader: s.Leader, Watch: s.Watch}
+		s = State{Role: Candidate, Ballot: s.Ballot.Stand(self), Leader: s.Leader, Watch: s.Watch}
 		p.broadcast(self, Msg{NewLeader, s.Epoch}, out)
 		out.SetTimer(TimerElection) // to try again if it fails
 	case model.Receive:
