@@ -25,6 +25,8 @@ var _ model.TimerGuard[State, Msg] = (*Protocol)(nil)
 func (p *Protocol) TimerReady(w *model.World[State, Msg], self model.NodeID, t model.TimerID) bool {
 	s := &w.Nodes[self]
 	switch {
+	case p.Leader == ElectedLeader && t < TimerSession && t != TimerConnLoss:
+		return p.electedReady(w, self, t)
 	case t == TimerElection:
 		r := &s.R
 		if r.Role != Following && r.Role != Promised {
