@@ -148,7 +148,8 @@ func TestZooKeeperRestartedServerRejoins(t *testing.T) {
 // timeout, and check your successor again"), then learns that p1 led:
 // when p1 comes back as a follower, p0 monitors p2, not p1, and nobody
 // takes over. Not a fault of the model: the next-higher-id monitoring
-// only sees the leader's failure from its immediate predecessor.
+// only sees the leader's failure from its immediate predecessor
+// (counterexamples/zkelect/two-failures-in-a-row.cex).
 func TestZooKeeperTwoFailuresLoseTheLeader(t *testing.T) {
 	rep := check(t, New(ZooKeeper, 3), "crash=2,restart=2")
 	require.Equal(t, checker.Violated, rep.Verdict)
