@@ -124,9 +124,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			// For p_i to enter: state := WANTED; multicast request to all
 			// processes in V_i (itself included).
 			s.TS = mutex.Want(&s.Phase, &s.Clock)
-			for _, j := range p.Sets[self].Members() {
-				out.Send(j, Msg{Kind: Request, TS: s.TS})
-			}
+			Multicast(out, p.Sets[self], Msg{Kind: Request, TS: s.TS})
 		case mutex.Enter:
 			// Wait until number of replies = |V_i|; state := HELD.
 			s.Phase = mutex.Held
@@ -136,9 +134,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			s.Phase = mutex.Released
 			s.TS, s.Grants = 0, 0
 			s.Rounds++
-			for _, j := range p.Sets[self].Members() {
-				out.Send(j, Msg{Kind: Release})
-			}
+			Multicast(out, p.Sets[self], Msg{Kind: Release})
 		}
 	case model.Receive:
 		switch ev.Msg.Kind {

@@ -28,6 +28,15 @@ func (v Set) Members() []model.NodeID {
 	return ids
 }
 
+// Multicast sends m to every member of v in id order: the notes'
+// "multicast ... to all processes in V_i". It allocates nothing, unlike a
+// loop over Members.
+func Multicast[M any](out *model.Out[M], v Set, m M) {
+	for x := uint64(v); x != 0; x &= x - 1 {
+		out.Send(model.NodeID(bits.TrailingZeros64(x)), m)
+	}
+}
+
 // String renders the set as in the sets parameter: "{0,1,2}".
 func (v Set) String() string {
 	var ids []string

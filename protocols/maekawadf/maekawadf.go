@@ -265,9 +265,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			// (a) S_i sends REQUEST(ts, i) to all sites in R_i (itself
 			// included).
 			s.TS = mutex.Want(&s.Phase, &s.Clock)
-			for _, j := range p.Sets[self].Members() {
-				out.Send(j, Msg{Kind: Request, TS: s.TS})
-			}
+			maekawa.Multicast(out, p.Sets[self], Msg{Kind: Request, TS: s.TS})
 		case mutex.Enter:
 			// (c) S_i executes the CS only after it has received a REPLY
 			// from every site in R_i.
@@ -277,9 +275,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			s.Phase = mutex.Released
 			s.TS, s.Votes, s.Failed, s.Deferred = 0, 0, 0, 0
 			s.Rounds++
-			for _, j := range p.Sets[self].Members() {
-				out.Send(j, Msg{Kind: Release})
-			}
+			maekawa.Multicast(out, p.Sets[self], Msg{Kind: Release})
 		}
 	case model.Receive:
 		from := ev.From
