@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"iter"
 	"runtime"
 	"time"
 
@@ -293,32 +294,13 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			sp.record(g, u, &x.cur)
 			g.start[u] = uint32(len(g.to))
 		}
-		// Each successor is probed in the visited set one step behind its
-		// making: its slot is prefetched, and the next successor made
-		// while the cache line comes (most probes miss the cache).
-		var prevFP uint64
-		var prevK int          // the successor's place in x (encodeOf)
-		var prevRankClose bool // the variant does not drop (closes)
-		for i := 0; i <= len(x.acts); i++ {
-			var nfp uint64
-			var rankClose bool
-			if i < len(x.acts) {
-				nfp = x.step(x.acts[i])
-				seen.prefetch(nfp)
-				if term != nil && x.sys.Ranked() {
-					rankClose = x.sys.RankAfter(&x.cur, x.acts[i], x.next, rank) >= rank
-				}
-			}
-			if i == 0 {
-				prevFP, prevK, prevRankClose = nfp, x.k, rankClose
-				continue
-			}
-			a := x.acts[i-1]
+		for i, sc := range x.successors(seen.prefetch, rank, term != nil) {
+			a := x.acts[i]
 			rep.Transitions++
 			countAction(r.cov, x.sys, &x.cur, a)
-			v, added := seen.insertID(prevFP, key(fp))
+			v, added := seen.insertID(sc.fp, key(fp))
 			if added {
-				fr.push(depth+1, prevFP, x.encodeOf(prevK))
+				fr.push(depth+1, sc.fp, x.encodeOf(sc.at))
 				r.countLevel(depth+1, 1)
 			}
 			if rep.Transitions%pollTransitions == 0 || fr.bytes() >= mark {
@@ -335,13 +317,13 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				}
 				mark = fr.bytes() + pollBytes
 			}
-			if term != nil && closes(x.sys, prevRankClose, opts.Strategy != BFS || !added && v < levelEnd) {
+			if term != nil && closes(x.sys, sc.rankClose, opts.Strategy != BFS || !added && v < levelEnd) {
 				cyclic = true
 				break
 			}
 			if g != nil {
 				if added {
-					g.add(v, prevFP)
+					g.add(v, sc.fp)
 				}
 				c, fair := x.sys.FairClass(&x.cur, a)
 				if !fair {
@@ -351,7 +333,6 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				}
 				g.addEdge(v, c)
 			}
-			prevFP, prevK, prevRankClose = nfp, x.k, rankClose
 		}
 		if cyclic || stop != "" && r.ckpt == nil {
 			break
@@ -617,6 +598,43 @@ func (x *expander[S, M]) encodeOf(k int) []byte {
 	}
 	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.acted[k], &x.succ[k])
 	return x.buf
+}
+
+// successor is one successor successors made: its fingerprint, where the
+// expander keeps it (encodeOf), and, when asked for, whether the step did
+// not lower the variant (closes).
+type successor struct {
+	fp        uint64
+	at        int
+	rankClose bool
+}
+
+// successors makes the loaded state's successors in action order and
+// yields each with its action's index, one step behind its making: the
+// visited-set slot of a successor is prefetched as soon as its
+// fingerprint is known, and the next successor made while the cache line
+// comes, before the caller probes it (most probes miss the cache). With
+// ranked, it measures each step against rank, the state's (RankAfter must
+// follow the step's Apply at once).
+func (x *expander[S, M]) successors(prefetch func(fp uint64), rank uint64, ranked bool) iter.Seq2[int, successor] {
+	return func(yield func(int, successor) bool) {
+		ranked = ranked && x.sys.Ranked()
+		var prev successor
+		for i := 0; i <= len(x.acts); i++ {
+			var sc successor
+			if i < len(x.acts) {
+				sc.fp, sc.at = x.step(x.acts[i]), x.k
+				prefetch(sc.fp)
+				if ranked {
+					sc.rankClose = x.sys.RankAfter(&x.cur, x.acts[i], x.next, rank) >= rank
+				}
+			}
+			if i > 0 && !yield(i-1, prev) {
+				return
+			}
+			prev = sc
+		}
+	}
 }
 
 // closes reports whether a step from a state to its successor may close

@@ -385,44 +385,29 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 			w.term.note(fp, lv.base+k)
 		}
 	}
-	// As in explore, each successor is probed one step behind its making,
-	// its slot prefetched meanwhile.
-	var prevFP uint64
-	var prevK int // the successor's place in x (encodeOf)
-	var prevRankClose bool
-	for i := 0; i <= len(x.acts); i++ {
-		var nfp uint64
-		var rankClose bool
-		if i < len(x.acts) {
-			nfp = key(x.step(x.acts[i]))
-			w.r.seen.prefetch(nfp)
-			w.local.prefetch(nfp)
-			if w.term != nil && x.sys.Ranked() {
-				rankClose = x.sys.RankAfter(&x.cur, x.acts[i], x.next, rank) >= rank
-			}
-		}
-		if i == 0 {
-			prevFP, prevK, prevRankClose = nfp, x.k, rankClose
-			continue
-		}
-		j := i - 1
+	prefetch := func(fp uint64) {
+		k := key(fp)
+		w.r.seen.prefetch(k)
+		w.local.prefetch(k)
+	}
+	for j, sc := range x.successors(prefetch, rank, w.term != nil) {
+		nfp := key(sc.fp)
 		countAction(w.cov, x.sys, &x.cur, x.acts[j])
-		old := w.r.seen.has(prevFP)
-		if w.term != nil && closes(x.sys, prevRankClose, old) { // old: no deeper than k
+		old := w.r.seen.has(nfp)
+		if w.term != nil && closes(x.sys, sc.rankClose, old) { // old: no deeper than k
 			lv.cyclic.Store(true)
 			lv.stop.Store(true)
 			return
 		}
-		if !old && w.firstInLevel(prevFP) {
-			s := prevFP >> (64 - shardBits)
+		if !old && w.firstInLevel(nfp) {
+			s := nfp >> (64 - shardBits)
 			c := cap(w.recs[s])
-			ref, grew := w.arena.add(x.encodeOf(prevK))
-			w.recs[s] = append(w.recs[s], rec{prevFP, k<<16 | uint64(j), w.idx<<56 | ref})
+			ref, grew := w.arena.add(x.encodeOf(sc.at))
+			w.recs[s] = append(w.recs[s], rec{nfp, k<<16 | uint64(j), w.idx<<56 | ref})
 			if d := uint64(cap(w.recs[s])-c)*recSize + grew; d != 0 {
 				w.recBytes.Add(d)
 			}
 		}
-		prevFP, prevK, prevRankClose = nfp, x.k, rankClose
 	}
 }
 
