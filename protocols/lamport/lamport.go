@@ -56,7 +56,7 @@ type Protocol struct {
 	N      int
 	Rounds int
 
-	mutex.Site[State]       // FairInput, InCS and Waiting
+	mutex.Site[State]       // FairInput and Waiting
 	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
@@ -69,7 +69,7 @@ func New(n, rounds int) *Protocol {
 	return &Protocol{N: n, Rounds: rounds}
 }
 
-// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// Protocol implements, through mutex.Site and InCS, the hooks of a mutual-exclusion
 // protocol (checked by the compiler).
 var (
 	_ model.FairInputs                  = (*Protocol)(nil)
@@ -94,6 +94,9 @@ type State struct {
 
 // MutexPhase is the process's phase (mutex.Phased).
 func (s State) MutexPhase() mutex.Phase { return s.Phase }
+
+// InCS: the process holds the critical section.
+func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
 
 // TS is the timestamp of the site's own pending request (0 when none).
 func (s State) TS(self model.NodeID) uint32 { return s.Queue[self] }

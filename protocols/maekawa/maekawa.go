@@ -43,7 +43,7 @@ type Protocol struct {
 	// workload); the others only vote. New makes it everyone.
 	Requesters Set
 
-	mutex.Site[State]       // FairInput, InCS and Waiting
+	mutex.Site[State]       // FairInput and Waiting
 	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
@@ -56,7 +56,7 @@ func New(n, rounds int, sets []Set) (*Protocol, error) {
 	return &Protocol{N: n, Rounds: rounds, Sets: sets, Requesters: Set(1<<n - 1)}, nil
 }
 
-// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// Protocol implements, through mutex.Site and InCS, the hooks of a mutual-exclusion
 // protocol (checked by the compiler).
 var (
 	_ model.FairInputs                  = (*Protocol)(nil)
@@ -83,6 +83,9 @@ type State struct {
 
 // MutexPhase is the process's phase (mutex.Phased).
 func (s State) MutexPhase() mutex.Phase { return s.Phase }
+
+// InCS: the process holds the critical section.
+func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
 
 // Kind is a message type.
 type Kind uint8

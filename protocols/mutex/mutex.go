@@ -79,20 +79,20 @@ type Phased interface {
 }
 
 // Site gives a protocol whose every node is a process of the workload,
-// with states S, the hooks the mutual-exclusion properties read:
-// FairInput (model.FairInputs), InCS (invariants.CriticalSection) and
-// Waiting (model.Waiter), from the process's phase. A protocol embeds it
-// and states the hooks it thereby implements with compile-time
-// assertions.
+// with states S, two of the hooks the mutual-exclusion properties read:
+// FairInput (model.FairInputs) and Waiting (model.Waiter), from the
+// process's phase. A protocol embeds it and states the hooks it thereby
+// implements with compile-time assertions. InCS
+// (invariants.CriticalSection), which mutual exclusion asks of every node
+// of every state, each protocol writes itself: through Site's type
+// parameter the call cost RA N=4 5% of its search (2.82 s against 2.69 s
+// of CPU, best of five).
 type Site[S Phased] struct{}
 
 // FairInput: a process that may enter eventually does, and one in the
 // critical section eventually leaves; requesting is up to the
 // environment.
 func (Site[S]) FairInput(_ model.NodeID, in model.Input) bool { return FairInput(in) }
-
-// InCS: the process holds the critical section.
-func (Site[S]) InCS(_ model.NodeID, s S) bool { return s.MutexPhase() == Held }
 
 // Waiting: the process wants the critical section.
 func (Site[S]) Waiting(_ model.NodeID, s S) bool { return s.MutexPhase() == Wanted }

@@ -34,7 +34,7 @@ type Protocol struct {
 	Rounds int
 	Clocks Clocks
 
-	mutex.Site[State]       // FairInput, InCS and Waiting
+	mutex.Site[State]       // FairInput and Waiting
 	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
@@ -47,7 +47,7 @@ const (
 	SPIN                // only requests carry a time (the SPIN anchor model)
 )
 
-// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// Protocol implements, through mutex.Site and InCS, the hooks of a mutual-exclusion
 // protocol (checked by the compiler).
 var (
 	_ model.FairInputs                  = (*Protocol)(nil)
@@ -71,6 +71,9 @@ type State struct {
 
 // MutexPhase is the process's phase (mutex.Phased).
 func (s State) MutexPhase() mutex.Phase { return s.Phase }
+
+// InCS: the process holds the critical section.
+func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
 
 // Kind is a message type.
 type Kind uint8

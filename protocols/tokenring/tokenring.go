@@ -104,7 +104,7 @@ type Protocol struct {
 	// keeps the state space finite. Plain ignores it.
 	K int
 
-	mutex.Site[State] // FairInput, InCS and Waiting
+	mutex.Site[State] // FairInput and Waiting
 }
 
 // DefaultK is the notes' smallest admissible k ("k > 2").
@@ -113,7 +113,7 @@ const DefaultK = 3
 // New returns the plain token ring for n processes and the given rounds.
 func New(n, rounds int) *Protocol { return &Protocol{N: n, Rounds: rounds, K: DefaultK} }
 
-// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// Protocol implements, through mutex.Site and InCS, the hooks of a mutual-exclusion
 // protocol (checked by the compiler).
 var (
 	_ model.FairInputs                  = (*Protocol)(nil)
@@ -163,6 +163,9 @@ type State struct {
 
 // MutexPhase is the process's phase (mutex.Phased).
 func (s State) MutexPhase() mutex.Phase { return s.Phase }
+
+// InCS: the process holds the critical section.
+func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
 
 // Kind is a message type.
 type Kind uint8
