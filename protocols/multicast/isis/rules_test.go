@@ -5,27 +5,18 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
-// run applies one event to node self in state s and returns the new state,
-// the messages sent ("p1 MSG(p0#1)") and the records output.
-func run(p *Protocol, self model.NodeID, s State, ev model.Event[Msg]) (State, []string, []string) {
-	var out model.Out[Msg]
-	s = p.Step(self, s, ev, &out)
-	var sends []string
-	out.Sends(func(to model.NodeID, m Msg) { sends = append(sends, to.String()+" "+p.FormatMsg(m)) })
-	return s, sends, append([]string(nil), out.Outputs()...)
-}
-
-func mcast() model.Event[Msg] {
-	return model.Event[Msg]{Kind: model.Environment, Input: multicast.Input}
-}
-
-func recv(from model.NodeID, m Msg) model.Event[Msg] {
-	return model.Event[Msg]{Kind: model.Receive, From: from, Msg: m}
-}
+// The steps of the rules: run takes one (steptest.Apply), mcast is the
+// application's multicast, recv a message's receipt.
+var (
+	run   = steptest.Apply[State, Msg]
+	recv  = steptest.Receive[Msg]
+	mcast = steptest.Input[Msg](multicast.Input)
+)
 
 func id(p model.NodeID, seq uint8) ID { return ID{Sender: p, Seq: seq} }
 
@@ -33,7 +24,7 @@ func id(p model.NodeID, seq uint8) ID { return ID{Sender: p, Seq: seq} }
 // sender proposes to itself, P = max(A, P) + 1, and queues m.
 func TestRule1SenderMulticasts(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 1, Senders: 3})
-	s, sends, recs := run(p, 0, State{A: 4, P: 2}, mcast())
+	s, sends, recs := run(p, 0, State{A: 4, P: 2}, mcast)
 	require.Equal(t, []string{"p1 MSG(p0#1)", "p2 MSG(p0#1)"}, sends)
 	require.Equal(t, []string{"mcast p0#1"}, recs)
 	require.Equal(t, uint16(5), s.P)
@@ -63,7 +54,7 @@ func TestRule2ReceiverProposes(t *testing.T) {
 // the larger proposer id.
 func TestRule3SenderChoosesLargest(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 1, Senders: 3})
-	s, _, _ := run(p, 0, State{}, mcast()) // own proposal 1/p0
+	s, _, _ := run(p, 0, State{}, mcast) // own proposal 1/p0
 	s, sends, _ := run(p, 0, s, recv(1, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{2, 1}}))
 	require.Empty(t, sends, "one proposal is still missing")
 	s, sends, recs := run(p, 0, s, recv(2, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{2, 2}}))
@@ -73,8 +64,8 @@ func TestRule3SenderChoosesLargest(t *testing.T) {
 	require.Equal(t, uint16(2), s.A)
 
 	// The broken variant picks the smallest.
-	q := &Protocol{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}, TieBreak: true, Choose: ChooseSmallest}
-	s, _, _ = run(q, 0, State{P: 2}, mcast()) // own proposal 3/p0
+	q := &Protocol{Group: multicast.Group{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}}, TieBreak: true, Choose: ChooseSmallest}
+	s, _, _ = run(q, 0, State{P: 2}, mcast) // own proposal 3/p0
 	s, _, _ = run(q, 0, s, recv(1, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{1, 1}}))
 	_, sends, _ = run(q, 0, s, recv(2, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{2, 2}}))
 	require.Equal(t, []string{"p1 AGREED(p0#1,1/p1)", "p2 AGREED(p0#1,1/p1)"}, sends)
@@ -101,7 +92,7 @@ func TestRules4And5AgreeReorderDeliver(t *testing.T) {
 // queued: two processes that queued them in different orders deliver them
 // in different orders.
 func TestNoTieBreakKeepsArrivalOrder(t *testing.T) {
-	p := &Protocol{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}}
+	p := &Protocol{Group: multicast.Group{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}}}
 	s := State{Queue: []Entry{{ID: id(0, 1), Tag: Tag{Num: 1}}, {ID: id(1, 1), Tag: Tag{Num: 2}}}}
 	s, _, _ = run(p, 2, s, recv(1, Msg{Kind: Agreed, ID: id(1, 1), Tag: Tag{Num: 2}}))
 	_, _, recs := run(p, 2, s, recv(0, Msg{Kind: Agreed, ID: id(0, 1), Tag: Tag{Num: 2}}))
@@ -113,7 +104,7 @@ func TestNoTieBreakKeepsArrivalOrder(t *testing.T) {
 // FIFO+total: a receiver proposes for a sender's messages in their order
 // (S_P = L_Q(P) + 1), holding back the early ones.
 func TestFIFOLayerHoldsBack(t *testing.T) {
-	p := &Protocol{N: 3, Workload: multicast.Workload{Msgs: 2, Senders: 3}, TieBreak: true, Order: FIFOTotal}
+	p := &Protocol{Group: multicast.Group{N: 3, Workload: multicast.Workload{Msgs: 2, Senders: 3}}, TieBreak: true, Order: FIFOTotal}
 	s, sends, _ := run(p, 2, State{}, recv(0, Msg{Kind: Message, ID: id(0, 2)}))
 	require.Empty(t, sends)
 	require.Equal(t, []Early{{ID: id(0, 2)}}, s.Early)
@@ -126,8 +117,8 @@ func TestFIFOLayerHoldsBack(t *testing.T) {
 // Causal+total: conditions a. VC(m)[i] = VC_j[i]+1 and b. VC(m)[k] <=
 // VC_j[k] for k != i; the sender increases VC[i] only when sending.
 func TestCausalLayerConditions(t *testing.T) {
-	p := &Protocol{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}, TieBreak: true, Order: CausalTotal}
-	s, sends, _ := run(p, 1, State{VC: VC{1, 0, 0}}, mcast())
+	p := &Protocol{Group: multicast.Group{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}}, TieBreak: true, Order: CausalTotal}
+	s, sends, _ := run(p, 1, State{VC: VC{1, 0, 0}}, mcast)
 	require.Equal(t, []string{"p0 MSG(p1#1,[1,1,0])", "p2 MSG(p1#1,[1,1,0])"}, sends)
 	require.Equal(t, VC{1, 1, 0}, s.VC)
 
@@ -142,7 +133,7 @@ func TestCausalLayerConditions(t *testing.T) {
 // States and messages survive their encoding, in every layer.
 func TestCodecRoundTrip(t *testing.T) {
 	for _, o := range []Order{Total, FIFOTotal, CausalTotal} {
-		p := &Protocol{N: 3, Workload: multicast.Workload{Msgs: 2, Senders: 3}, TieBreak: true, Order: o}
+		p := &Protocol{Group: multicast.Group{N: 3, Workload: multicast.Workload{Msgs: 2, Senders: 3}}, TieBreak: true, Order: o}
 		s := State{A: 3, P: 400, Sent: 1, Queue: []Entry{{ID: id(1, 2), Tag: Tag{3, 2}, Agreed: true}},
 			Own: []Pending{{Seq: 1, Best: Tag{2, 1}, Got: 2}}}
 		m := Msg{Kind: Agreed, ID: id(2, 1), Tag: Tag{300, 1}}

@@ -5,21 +5,17 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
-func run(p *Protocol, self model.NodeID, s State, ev model.Event[Msg]) (State, []string, []string) {
-	var out model.Out[Msg]
-	s = p.Step(self, s, ev, &out)
-	var sent []string
-	out.Sends(func(to model.NodeID, m Msg) { sent = append(sent, to.String()+" "+p.FormatMsg(m)) })
-	return s, sent, append([]string(nil), out.Outputs()...)
-}
-
-func recv(from model.NodeID, m Msg) model.Event[Msg] {
-	return model.Event[Msg]{Kind: model.Receive, From: from, Msg: m}
-}
+// The steps of the rules: run takes one (steptest.Apply), recv is a
+// message's receipt.
+var (
+	run  = steptest.Apply[State, Msg]
+	recv = steptest.Receive[Msg]
+)
 
 // Seed 001, "Scalable reliable multicasting": a gap is reported by a NACK
 // multicast to the group after a random delay; another's NACK for the
@@ -45,7 +41,7 @@ func TestNackRules(t *testing.T) {
 	require.Equal(t, s, s3, "without suppression the NACK still goes")
 
 	// The sender repairs by multicast while it keeps the message.
-	sender := State{Made: 2, Kept: 0b11}
+	sender := State{Peer: multicast.Peer{Made: 2}, Kept: 0b11}
 	_, sent, _ = run(p, 0, sender, recv(1, nack))
 	require.Equal(t, []string{"p1 DATA(p0#1)", "p2 DATA(p0#1)", "p3 DATA(p0#1)"}, sent)
 	sender.Kept = 0 // deleted after some time

@@ -5,32 +5,23 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
-// run applies one event to node self in state s and returns the new state,
-// the messages sent ("p0 DATA(p1#1)") and the records output.
-func run(p *Protocol, self model.NodeID, s State, ev model.Event[Msg]) (State, []string, []string) {
-	var out model.Out[Msg]
-	s = p.Step(self, s, ev, &out)
-	var sends []string
-	out.Sends(func(to model.NodeID, m Msg) { sends = append(sends, to.String()+" "+p.FormatMsg(m)) })
-	return s, sends, append([]string(nil), out.Outputs()...)
-}
-
-func mcast() model.Event[Msg] {
-	return model.Event[Msg]{Kind: model.Environment, Input: multicast.Input}
-}
-
-func recv(from model.NodeID, m Msg) model.Event[Msg] {
-	return model.Event[Msg]{Kind: model.Receive, From: from, Msg: m}
-}
+// The steps of the rules: run takes one (steptest.Apply), mcast is the
+// application's multicast, recv a message's receipt.
+var (
+	run   = steptest.Apply[State, Msg]
+	recv  = steptest.Receive[Msg]
+	mcast = steptest.Input[Msg](multicast.Input)
+)
 
 // Seed 001, total ordering (a): "send messages to a sequencer".
 func TestSenderSendsToTheSequencer(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 2, Senders: 3})
-	s, sends, recs := run(p, 1, p.Init(1, nil), mcast())
+	s, sends, recs := run(p, 1, p.Init(1, nil), mcast)
 	require.Equal(t, []string{"p0 DATA(p1#1)"}, sends)
 	require.Equal(t, []string{"mcast p1#1"}, recs, "the sender does not deliver before the sequencer numbers")
 	require.Equal(t, uint8(1), s.Sent)
@@ -49,7 +40,7 @@ func TestSequencerNumbersAndMulticasts(t *testing.T) {
 	require.Equal(t, uint16(2), s.Next)
 
 	// Its own multicast is numbered without a message.
-	s, sends, recs = run(p, Sequencer, s, mcast())
+	s, sends, recs = run(p, Sequencer, s, mcast)
 	require.Equal(t, []string{"p1 ORDER(2,p0#1)", "p2 ORDER(2,p0#1)"}, sends)
 	require.Equal(t, []string{"mcast p0#1", "deliver p0#1"}, recs)
 }

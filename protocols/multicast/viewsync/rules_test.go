@@ -5,29 +5,22 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
-// run applies one event to node self in state s and returns the new state,
-// the messages sent ("p1 MSG(p0#1,v0)") and the records output.
-func run(p *Protocol, self model.NodeID, s State, ev model.Event[Msg]) (State, []string, []string) {
-	var out model.Out[Msg]
-	s = p.Step(self, s, ev, &out)
-	var sends []string
-	out.Sends(func(to model.NodeID, m Msg) { sends = append(sends, to.String()+" "+p.FormatMsg(m)) })
-	return s, sends, append([]string(nil), out.Outputs()...)
-}
+// The steps of the rules: run takes one (steptest.Apply), mcast is the
+// application's multicast, recv a message's receipt.
+var (
+	run   = steptest.Apply[State, Msg]
+	recv  = steptest.Receive[Msg]
+	mcast = steptest.Input[Msg](multicast.Input)
+)
 
 func initial(p *Protocol, self model.NodeID) State {
 	var out model.Out[Msg]
 	return p.Init(self, &out)
-}
-
-func mcast() model.Event[Msg] { return model.Event[Msg]{Kind: model.Environment, Input: "multicast"} }
-
-func recv(from model.NodeID, m Msg) model.Event[Msg] {
-	return model.Event[Msg]{Kind: model.Receive, From: from, Msg: m}
 }
 
 func fire(t model.TimerID) model.Event[Msg] { return model.Event[Msg]{Kind: model.Timeout, Timer: t} }
@@ -42,7 +35,7 @@ func TestMulticastCarriesTheSendersView(t *testing.T) {
 	s := initial(p, 0)
 	s.View = 2
 	require.Equal(t, []model.Input{multicast.Input}, p.Inputs(0, s, nil))
-	s, sends, recs := run(p, 0, s, mcast())
+	s, sends, recs := run(p, 0, s, mcast)
 	require.Empty(t, sends)
 	require.Equal(t, []string{"mcast p0#1", "deliver p0#1"}, recs)
 	require.True(t, s.Tx.Busy())
@@ -108,7 +101,7 @@ func TestCoordinatorStartsFlush(t *testing.T) {
 func TestMemberAnswersFlush(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 1, Senders: 3})
 	s := initial(p, 1)
-	s, _, _ = run(p, 1, s, mcast())
+	s, _, _ = run(p, 1, s, mcast)
 	require.True(t, s.Tx.Busy())
 	var out model.Out[Msg]
 	s = p.Step(1, s, recv(0, Msg{Kind: FlushReq, View: 0}), &out)
