@@ -15,6 +15,25 @@ type Group struct {
 // Nodes is N.
 func (g Group) Nodes() int { return g.N }
 
+// Base is a multicast protocol's Group with the derived codec of its
+// state S and messages M, and the initial state of most: the zero state,
+// nothing multicast, nothing delivered. A protocol embeds it.
+type Base[S, M any] struct {
+	Group
+	Codec[S, M]
+}
+
+// NewBase is the Base of n processes under wl.
+func NewBase[S, M any](n int, wl Workload) Base[S, M] {
+	return Base[S, M]{Group: Group{N: n, Workload: wl}}
+}
+
+// Init: nothing multicast, nothing delivered (the zero state).
+func (Base[S, M]) Init(model.NodeID, *model.Out[M]) S {
+	var s S
+	return s
+}
+
 // Peer is the state the protocols built on sequence numbers per sender
 // (fifo, reliable, nack: seed 001, "Basic reliable multicasting") keep
 // alike: the sender's S_P and the multicast it transmits, the receiver's
@@ -26,11 +45,30 @@ type Peer struct {
 	R       Receiver     // L_Q(P) and the hold-back queue
 }
 
-// PeerInputs are the workload's multicasts for process self in state q:
-// it may multicast once it has finished transmitting its last one, and,
+// PeerOf is q itself: a state that embeds a Peer has it as a method, and
+// so is a PeerState.
+func (q Peer) PeerOf() Peer { return q }
+
+// PeerState is a state that embeds a Peer.
+type PeerState interface{ PeerOf() Peer }
+
+// PeerBase is the Base of a protocol whose state embeds a Peer, with its
+// inputs.
+type PeerBase[S PeerState, M any] struct {
+	Base[S, M]
+}
+
+// NewPeerBase is the PeerBase of n processes under wl.
+func NewPeerBase[S PeerState, M any](n int, wl Workload) PeerBase[S, M] {
+	return PeerBase[S, M]{NewBase[S, M](n, wl)}
+}
+
+// Inputs are the workload's multicasts for process self in state s: it
+// may multicast once it has finished transmitting its last one, and,
 // under the causal workload, has delivered another's message.
-func (g Group) PeerInputs(self model.NodeID, q Peer, dst []model.Input) []model.Input {
-	return g.Workload.Inputs(self, q.Made, q.Sending.Busy(), q.R.Heard(self), dst)
+func (b PeerBase[S, M]) Inputs(self model.NodeID, s S, dst []model.Input) []model.Input {
+	q := s.PeerOf()
+	return b.Workload.Inputs(self, q.Made, q.Sending.Busy(), q.R.Heard(self), dst)
 }
 
 // BeginPeer is Begin for a Peer: the sender numbers its next multicast

@@ -16,14 +16,11 @@ import (
 )
 
 // Protocol is best-effort multicast among N processes.
-type Protocol struct {
-	multicast.Group
-	multicast.Codec[State, Msg]
-}
+type Protocol struct{ multicast.Base[State, Msg] }
 
 // New returns best-effort multicast for n processes under wl.
 func New(n int, wl multicast.Workload) *Protocol {
-	return &Protocol{Group: multicast.Group{N: n, Workload: wl}}
+	return &Protocol{multicast.NewBase[State, Msg](n, wl)}
 }
 
 // State is one process's state.
@@ -39,9 +36,6 @@ type Msg struct {
 }
 
 var _ model.Protocol[State, Msg] = (*Protocol)(nil)
-
-// Init: nothing multicast, nothing delivered.
-func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
 
 // Inputs: the workload's multicasts.
 func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {

@@ -16,10 +16,7 @@ import (
 )
 
 // Protocol is causal multicast among N processes.
-type Protocol struct {
-	multicast.Group
-	multicast.Codec[State, Msg]
-}
+type Protocol struct{ multicast.Base[State, Msg] }
 
 // New returns causal multicast for n processes under wl; (n-1) * msgs
 // must not exceed multicast.MaxHeld.
@@ -27,7 +24,7 @@ func New(n int, wl multicast.Workload) (*Protocol, error) {
 	if (n-1)*wl.Msgs > multicast.MaxHeld {
 		return nil, fmt.Errorf("causal multicast holds back at most %d messages: (n-1)*msgs = %d", multicast.MaxHeld, (n-1)*wl.Msgs)
 	}
-	return &Protocol{Group: multicast.Group{N: n, Workload: wl}}, nil
+	return &Protocol{multicast.NewBase[State, Msg](n, wl)}, nil
 }
 
 // VC is a vector clock: entry k counts the messages of P_k delivered.
@@ -51,9 +48,6 @@ type Msg struct {
 func (m Msg) Key() multicast.MsgID { return m.ID }
 
 var _ model.Protocol[State, Msg] = (*Protocol)(nil)
-
-// Init: all clocks zero.
-func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
 
 // Inputs: the workload's multicasts.
 func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {

@@ -16,14 +16,11 @@ import (
 )
 
 // Protocol is FIFO multicast among N processes.
-type Protocol struct {
-	multicast.Group
-	multicast.Codec[State, Msg]
-}
+type Protocol struct{ multicast.PeerBase[State, Msg] }
 
 // New returns FIFO multicast for n processes under wl.
 func New(n int, wl multicast.Workload) *Protocol {
-	return &Protocol{Group: multicast.Group{N: n, Workload: wl}}
+	return &Protocol{multicast.NewPeerBase[State, Msg](n, wl)}
 }
 
 // State is one process's state: S_P, the multicast under way, L_Q(P) and
@@ -38,14 +35,6 @@ type Msg struct {
 }
 
 var _ model.Protocol[State, Msg] = (*Protocol)(nil)
-
-// Init: nothing multicast, nothing delivered.
-func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
-
-// Inputs: the workload's multicasts.
-func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	return p.PeerInputs(self, s.Peer, dst)
-}
 
 // Step applies the rules.
 func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {

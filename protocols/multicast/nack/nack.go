@@ -46,7 +46,7 @@ const (
 
 // Protocol is scalable reliable multicast among N processes.
 type Protocol struct {
-	multicast.Group
+	multicast.PeerBase[State, Msg]
 	History History
 	// Suppress: a process about to NACK stays silent when another's
 	// NACK for the same messages arrives first (the notes' scheme).
@@ -54,13 +54,12 @@ type Protocol struct {
 	// Session: senders announce their latest number (see the package
 	// doc).
 	Session bool
-	multicast.Codec[State, Msg]
 }
 
 // New returns the notes' scheme with sessions, suppression and a
 // history kept for ever.
 func New(n int, wl multicast.Workload) *Protocol {
-	return &Protocol{Group: multicast.Group{N: n, Workload: wl}, Suppress: true, Session: true}
+	return &Protocol{PeerBase: multicast.NewPeerBase[State, Msg](n, wl), Suppress: true, Session: true}
 }
 
 // The protocol's timers besides multicast.Transmit.
@@ -103,14 +102,6 @@ var (
 	_ model.Protocol[State, Msg]   = (*Protocol)(nil)
 	_ model.TimerGuard[State, Msg] = (*Protocol)(nil)
 )
-
-// Init: nothing multicast, nothing delivered.
-func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
-
-// Inputs: the workload's multicasts.
-func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	return p.PeerInputs(self, s.Peer, dst)
-}
 
 // Step applies the rules.
 func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {

@@ -31,14 +31,11 @@ import (
 )
 
 // Protocol is basic reliable multicast among N processes.
-type Protocol struct {
-	multicast.Group
-	multicast.Codec[State, Msg]
-}
+type Protocol struct{ multicast.PeerBase[State, Msg] }
 
 // New returns basic reliable multicast for n processes under wl.
 func New(n int, wl multicast.Workload) *Protocol {
-	return &Protocol{Group: multicast.Group{N: n, Workload: wl}}
+	return &Protocol{multicast.NewPeerBase[State, Msg](n, wl)}
 }
 
 // Retransmit is the sender's retransmission timer.
@@ -78,14 +75,6 @@ var (
 	_ model.Protocol[State, Msg]   = (*Protocol)(nil)
 	_ model.TimerGuard[State, Msg] = (*Protocol)(nil)
 )
-
-// Init: nothing multicast, nothing delivered.
-func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
-
-// Inputs: the workload's multicasts.
-func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	return p.PeerInputs(self, s.Peer, dst)
-}
 
 // others is the set of processes but self.
 func (p *Protocol) others(self model.NodeID) uint8 { return uint8((1<<p.N - 1) &^ (1 << self)) }

@@ -52,14 +52,11 @@ import (
 
 // Protocol is view-synchronous multicast among N processes, each
 // multicasting at most K messages, under Workload.
-type Protocol struct {
-	multicast.Codec[State, Msg]
-	multicast.Group
-}
+type Protocol struct{ multicast.Base[State, Msg] }
 
 // New returns view-synchronous multicast for n processes under wl.
 func New(n int, wl multicast.Workload) *Protocol {
-	return &Protocol{Group: multicast.Group{N: n, Workload: wl}}
+	return &Protocol{multicast.NewBase[State, Msg](n, wl)}
 }
 
 // ID names a message: its sender and the sender's own number, from 1.
