@@ -69,7 +69,7 @@ func (p *Protocol) stepBarrier(self model.NodeID, s Client, ev model.Event[Msg],
 		p.ask(&s, Op{Kind: OpDelete, Path: p.memberPath(BarrierDir, self), Version: AnyVersion}, out)
 	}
 	reconnect := func() {
-		s.Conn = uint8((int(s.Conn) + 1) % p.R)
+		p.nextServer(&s)
 		switch s.Phase {
 		case Creating, Readying:
 			s.Phase = Failed // the outcome is unknown: give up
@@ -106,19 +106,8 @@ func (p *Protocol) stepBarrier(self model.NodeID, s Client, ev model.Event[Msg],
 			}
 			return s
 		}
-		res, ok := p.answer(ev, &s, out)
-		if !ok {
-			return s
-		}
-		switch res.Code {
-		case Refused, ConnLoss:
-			reconnect()
-			return s
-		case SessionExpired:
-			s.Phase = Failed
-			return s
-		}
-		switch s.Phase {
+		res, phase := p.answer(ev, &s, out, reconnect)
+		switch phase {
 		case Creating: // 2
 			list(Listing)
 		case Listing: // 3

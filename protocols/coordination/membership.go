@@ -45,7 +45,7 @@ func (p *Protocol) stepMember(self model.NodeID, s Client, ev model.Event[Msg], 
 		p.ask(&s, Op{Kind: OpGetChildren, Path: GroupDir, Flags: Watch}, out)
 	}
 	reconnect := func() {
-		s.Conn = uint8((int(s.Conn) + 1) % p.R)
+		p.nextServer(&s)
 		switch s.Phase {
 		case Creating:
 			s.Phase = Failed // the outcome is unknown: give up
@@ -73,19 +73,8 @@ func (p *Protocol) stepMember(self model.NodeID, s Client, ev model.Event[Msg], 
 			}
 			return s
 		}
-		res, ok := p.answer(ev, &s, out)
-		if !ok {
-			return s
-		}
-		switch res.Code {
-		case Refused, ConnLoss:
-			reconnect()
-			return s
-		case SessionExpired:
-			s.Phase = Failed
-			return s
-		}
-		switch s.Phase {
+		res, phase := p.answer(ev, &s, out, reconnect)
+		switch phase {
 		case Creating:
 			list()
 		case Listing:

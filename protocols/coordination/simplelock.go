@@ -38,7 +38,7 @@ func (p *Protocol) stepSimpleLock(self model.NodeID, s Client, ev model.Event[Ms
 	// reconnect: the next server; a create whose outcome is unknown is
 	// given up (as in lock.go), the rest is asked again.
 	reconnect := func() {
-		s.Conn = uint8((int(s.Conn) + 1) % p.R)
+		p.nextServer(&s)
 		switch s.Phase {
 		case Creating:
 			s.Phase = Failed
@@ -66,19 +66,8 @@ func (p *Protocol) stepSimpleLock(self model.NodeID, s Client, ev model.Event[Ms
 			}
 			return s
 		}
-		res, ok := p.answer(ev, &s, out)
-		if !ok {
-			return s
-		}
-		switch res.Code {
-		case Refused, ConnLoss:
-			reconnect()
-			return s
-		case SessionExpired:
-			s.Phase = Failed
-			return s
-		}
-		switch s.Phase {
+		res, phase := p.answer(ev, &s, out, reconnect)
+		switch phase {
 		case Creating:
 			if res.Code == OK {
 				s.Phase = Held
