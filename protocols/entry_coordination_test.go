@@ -13,17 +13,11 @@ import (
 // turned on for the linearizability check whatever the configuration
 // says, the verdicts of the notes' read modes, and bad values refused.
 func TestCoordinationEntries(t *testing.T) {
-	for name, props := range map[string][]string{
+	requireProperties(t, map[string][]string{
 		"coordination": {"zab-agreement", "linearizability", "no-deadlock"},
 		"zklock":       {"mutual-exclusion", "zab-agreement", "no-deadlock"},
 		"latewrite":    {"mutual-exclusion", "zab-agreement", "no-late-write", "no-deadlock"},
-	} {
-		e, ok := Lookup(name)
-		require.True(t, ok, name)
-		target, _, err := e.BuildWith(nil, model.Config{})
-		require.NoError(t, err, name)
-		require.Equal(t, props, target.PropertyNames(), name)
-	}
+	})
 
 	e, _ := Lookup("coordination")
 	for reads, want := range map[string]checker.Verdict{"leader": checker.Pass, "sync": checker.Pass, "local": checker.Violated} {

@@ -1,10 +1,7 @@
 package protocols
 
 import (
-	"fmt"
-
 	"github.com/coordcheck/coordcheck/costs"
-	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/isis"
 )
@@ -21,19 +18,15 @@ func init() {
 // newISIS is ISIS with -tiebreak and -choose.
 func newISIS(n int, wl multicast.Workload, v Values) (*isis.Protocol, error) {
 	p := isis.New(n, wl)
-	switch s := v.Get("tiebreak"); s {
-	case "id":
-	case "none":
-		p.TieBreak = false
-	default:
-		return nil, fmt.Errorf("parameter tiebreak=%s: want id or none", clip.Quote(s))
+	tie, err := v.Choice("tiebreak", "id", "none")
+	if err != nil {
+		return nil, err
 	}
-	switch s := v.Get("choose"); s {
-	case "largest":
-	case "smallest":
-		p.Choose = isis.ChooseSmallest
-	default:
-		return nil, fmt.Errorf("parameter choose=%s: want largest or smallest", clip.Quote(s))
+	p.TieBreak = tie == 0
+	choose, err := v.Choice("choose", "largest", "smallest")
+	if err != nil {
+		return nil, err
 	}
+	p.Choose = []isis.Choice{isis.ChooseLargest, isis.ChooseSmallest}[choose]
 	return p, nil
 }

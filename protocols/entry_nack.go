@@ -1,10 +1,7 @@
 package protocols
 
 import (
-	"fmt"
-
 	"github.com/coordcheck/coordcheck/costs"
-	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 	"github.com/coordcheck/coordcheck/protocols/multicast/nack"
 )
@@ -25,31 +22,16 @@ func init() {
 // -session.
 func newNack(n int, wl multicast.Workload, v Values) (*nack.Protocol, error) {
 	p := nack.New(n, wl)
-	switch h := v.Get("history"); h {
-	case "forever":
-	case "timed":
-		p.History = nack.Timed
-	default:
-		return nil, fmt.Errorf("parameter history=%s: want forever or timed", clip.Quote(h))
-	}
-	var err error
-	if p.Suppress, err = onOff(v, "suppression"); err != nil {
+	h, err := v.Choice("history", "forever", "timed")
+	if err != nil {
 		return nil, err
 	}
-	if p.Session, err = onOff(v, "session"); err != nil {
+	p.History = []nack.History{nack.Forever, nack.Timed}[h]
+	if p.Suppress, err = v.On("suppression"); err != nil {
+		return nil, err
+	}
+	if p.Session, err = v.On("session"); err != nil {
 		return nil, err
 	}
 	return p, nil
-}
-
-// onOff reads an on/off parameter.
-func onOff(v Values, name string) (bool, error) {
-	switch s := v.Get(name); s {
-	case "on":
-		return true, nil
-	case "off":
-		return false, nil
-	default:
-		return false, fmt.Errorf("parameter %s=%s: want on or off", name, clip.Quote(s))
-	}
 }

@@ -65,6 +65,16 @@ func TestLivenessWithAndWithoutTheGraph(t *testing.T) {
 	}
 }
 
+// requireProperties builds each entry of want with its defaults and
+// requires the properties it checks, in order.
+func requireProperties(t *testing.T, want map[string][]string) {
+	t.Helper()
+	for name, props := range want {
+		target, _ := buildTarget(t, name, nil, "")
+		require.Equal(t, props, target.PropertyNames(), name)
+	}
+}
+
 // buildTarget is the registry's target for protocol name with the given
 // parameters and fault budget.
 func buildTarget(t *testing.T, name string, params map[string]string, faults string) (checker.Target, Values) {
