@@ -209,26 +209,20 @@ func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model
 		}
 		return dst
 	}
+	// What an idle client asks for, and what one that holds it gives up
+	// (none: a member or a leader stays).
+	var want, release model.Input = InputLock, InputUnlock
 	switch p.Workload {
 	case BarrierClients:
-		switch c.Phase {
-		case Idle:
-			dst = append(dst, InputEnter)
-		case Held:
-			dst = append(dst, InputLeave)
-		}
-		return dst
+		want, release = InputEnter, InputLeave
 	case MemberClients, ElectionClients:
-		if c.Phase == Idle {
-			dst = append(dst, InputJoin)
-		}
-		return dst
+		want, release = InputJoin, ""
 	}
-	switch c.Phase {
-	case Idle:
-		dst = append(dst, InputLock)
-	case Held:
-		dst = append(dst, InputUnlock)
+	switch {
+	case c.Phase == Idle:
+		dst = append(dst, want)
+	case c.Phase == Held && release != "":
+		dst = append(dst, release)
 	}
 	return dst
 }

@@ -44,16 +44,9 @@ func (p *Protocol) stepChubby(self model.NodeID, s State, ev model.Event[Msg], o
 		switch m.Kind {
 		case VoteReq:
 			// "Each server votes for at most one leader": once an epoch.
-			if m.Epoch == s.Epoch && !s.Voted {
-				s.Voted = true
-				out.Send(from, Msg{Vote, s.Epoch})
-			}
+			grant(&s, from, m.Epoch, Vote, out)
 		case Vote:
-			if s.Role != Candidate || m.Epoch != s.Epoch {
-				return s
-			}
-			s.Votes |= 1 << from
-			if count(s.Votes) < p.majority() {
+			if !p.tally(&s, from, m.Epoch) {
 				return s
 			}
 			// "Server with majority of votes becomes new leader, and

@@ -200,6 +200,28 @@ func (p *Protocol) broadcast(self model.NodeID, m Msg, out *model.Out[Msg]) {
 	}
 }
 
+// grant answers candidate from's request for epoch with reply (Chubby's
+// vote, ZooKeeper's ACK), at most once an epoch (seed 003: "each server
+// votes for at most one leader", "each process responds with ACK to at
+// most one leader").
+func grant(s *State, from model.NodeID, epoch uint8, reply Kind, out *model.Out[Msg]) {
+	if epoch == s.Epoch && !s.Voted {
+		s.Voted = true
+		out.Send(from, Msg{reply, epoch})
+	}
+}
+
+// tally counts from's vote (or ACK) for the candidate's epoch, if it is
+// still a candidate in that epoch, and reports whether a majority has
+// now voted for it.
+func (p *Protocol) tally(s *State, from model.NodeID, epoch uint8) bool {
+	if s.Role != Candidate || epoch != s.Epoch {
+		return false
+	}
+	s.Votes |= 1 << from
+	return count(s.Votes) >= p.majority()
+}
+
 // Recover restarts a crashed server (model.Restarter) from its stable
 // storage, its epoch and its vote ("each server votes for at most one
 // leader" must survive a crash): as a follower that knows no master, its
