@@ -79,11 +79,17 @@ func requireProperties(t *testing.T, want map[string][]string) {
 // parameters and fault budget.
 func buildTarget(t *testing.T, name string, params map[string]string, faults string) (checker.Target, Values) {
 	t.Helper()
+	return buildTargetOn(t, name, params, faults, model.Config{}.Network)
+}
+
+// buildTargetOn is buildTarget on the given network.
+func buildTargetOn(t *testing.T, name string, params map[string]string, faults string, network model.Network) (checker.Target, Values) {
+	t.Helper()
 	e, ok := Lookup(name)
 	require.True(t, ok, name)
 	f, err := model.ParseFaults(faults)
 	require.NoError(t, err)
-	target, v, err := e.BuildWith(params, model.Config{Faults: f})
-	require.NoError(t, err, name)
+	target, v, err := e.BuildWith(params, model.Config{Network: network, Faults: f})
+	require.NoError(t, err, "%s %v", name, params)
 	return target, v
 }
