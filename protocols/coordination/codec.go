@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/nodeset"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -314,7 +315,7 @@ func (p *Protocol) formatReplica(r Replica) string {
 	}
 	fmt.Fprintf(&b, " log=%s committed=%d tree={%s}", p.formatLog(r.Log), r.Committed, p.tree(r).format(p))
 	if r.Role == Discovery || r.Role == Syncing {
-		fmt.Fprintf(&b, " votes=%s", formatSet(uint64(r.Votes)))
+		fmt.Fprintf(&b, " votes=%s", nodeset.Format(uint64(r.Votes)))
 	}
 	if r.Role == Leading || r.Role == Syncing {
 		var ms []string
@@ -333,10 +334,10 @@ func (p *Protocol) formatReplica(r Replica) string {
 		b.WriteString(" owes=" + strings.Join(owes, ","))
 	}
 	if r.Cachers != 0 {
-		b.WriteString(" cachers=" + formatSet(uint64(r.Cachers)<<p.R))
+		b.WriteString(" cachers=" + nodeset.Format(uint64(r.Cachers)<<p.R))
 	}
 	if r.Pending.Op.Kind != OpNone {
-		fmt.Fprintf(&b, " held=%s waiting=%s", p.formatTxn(r.Pending), formatSet(uint64(r.Waiting)<<p.R))
+		fmt.Fprintf(&b, " held=%s waiting=%s", p.formatTxn(r.Pending), nodeset.Format(uint64(r.Waiting)<<p.R))
 	}
 	if len(r.Watches) > 0 {
 		var ws []string
@@ -350,15 +351,4 @@ func (p *Protocol) formatReplica(r Replica) string {
 		b.WriteString(" watches=" + strings.Join(ws, ","))
 	}
 	return b.String()
-}
-
-// formatSet: "{p0,p2}".
-func formatSet(set uint64) string {
-	var ids []string
-	for i := range model.MaxNodes {
-		if set&(1<<i) != 0 {
-			ids = append(ids, model.NodeID(i).String())
-		}
-	}
-	return "{" + strings.Join(ids, ",") + "}"
 }

@@ -3,6 +3,7 @@ package coordination
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/internal/nodeset"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -116,5 +117,5 @@ func (p *Protocol) ViewConverges() Invariant {
 
 // formatView: "{p3,p4}".
 func (p *Protocol) formatView(v uint8) string {
-	return formatSet(uint64(v) << p.R)
+	return nodeset.Format(uint64(v) << p.R)
 }

@@ -31,6 +31,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/nodeset"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -275,7 +276,7 @@ func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 		b.WriteString(" serving")
 	}
 	if s.Role == Candidate {
-		b.WriteString(" votes=" + formatSet(s.Votes))
+		b.WriteString(" votes=" + nodeset.Format(uint64(s.Votes)))
 	}
 	if s.Role != Master && s.Leader != 0 {
 		fmt.Fprintf(&b, " leader=p%d", s.Leader-1)
@@ -287,16 +288,6 @@ func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 		fmt.Fprintf(&b, " watch=p%d", s.Watch-1)
 	}
 	return b.String()
-}
-
-func formatSet(set uint8) string {
-	var ids []string
-	for i := range 8 {
-		if set&(1<<i) != 0 {
-			ids = append(ids, model.NodeID(i).String())
-		}
-	}
-	return "{" + strings.Join(ids, ",") + "}"
 }
 
 func count(set uint8) int { return bits.OnesCount8(set) }

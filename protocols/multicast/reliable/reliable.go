@@ -24,6 +24,7 @@ package reliable
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/internal/nodeset"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/property"
@@ -201,7 +202,7 @@ func (p *Protocol) FormatState(self model.NodeID, s State) string {
 				t += " "
 			}
 			first = false
-			t += multicast.MsgID{Sender: self, Seq: seq}.String() + " acked=" + multicast.FormatSet(uint64(s.Acked[seq-1]))
+			t += multicast.MsgID{Sender: self, Seq: seq}.String() + " acked=" + nodeset.Format(uint64(s.Acked[seq-1]))
 		}
 		t += "}"
 	}
