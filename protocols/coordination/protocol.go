@@ -2,6 +2,8 @@ package coordination
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	quote "github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants"
@@ -24,13 +26,16 @@ var readNames = [...]string{LeaderReads: "leader", LocalReads: "local", SyncRead
 func (m ReadMode) String() string { return readNames[m] }
 
 // ParseReadMode reads "leader", "local" or "sync".
-func ParseReadMode(s string) (ReadMode, error) {
-	for i, n := range readNames {
-		if n == s {
-			return ReadMode(i), nil
-		}
+func ParseReadMode(s string) (ReadMode, error) { return parseName[ReadMode]("reads", readNames[:], s) }
+
+// parseName is the value of a mode T whose name among names is s, the
+// value of parameter param; an error names the words it may be.
+func parseName[T ~uint8](param string, names []string, s string) (T, error) {
+	if i := slices.Index(names, s); i >= 0 {
+		return T(i), nil
 	}
-	return 0, fmt.Errorf("reads=%s: want leader, local or sync", quote.Quote(s))
+	last := len(names) - 1
+	return 0, fmt.Errorf("%s=%s: want %s or %s", param, quote.Quote(s), strings.Join(names[:last], ", "), names[last])
 }
 
 // Workload is what the clients do.
