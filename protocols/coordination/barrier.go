@@ -68,11 +68,9 @@ func (p *Protocol) stepBarrier(self model.NodeID, s Client, ev model.Event[Msg],
 		s.Phase = Releasing
 		p.ask(&s, Op{Kind: OpDelete, Path: p.memberPath(BarrierDir, self), Version: AnyVersion}, out)
 	}
-	reconnect := func() {
-		p.nextServer(&s)
+	// again: what the client asks anew on the next server (reconnect).
+	again := func() {
 		switch s.Phase {
-		case Creating, Readying:
-			s.Phase = Failed // the outcome is unknown: give up
 		case Listing, Checking, Watching:
 			list(Listing)
 		case Releasing:
@@ -91,7 +89,7 @@ func (p *Protocol) stepBarrier(self model.NodeID, s Client, ev model.Event[Msg],
 			leave()
 		}
 	case model.Timeout:
-		reconnect()
+		p.reconnect(&s, again)
 	case model.Receive:
 		m := ev.Msg
 		if m.Kind == Notify {
@@ -106,7 +104,7 @@ func (p *Protocol) stepBarrier(self model.NodeID, s Client, ev model.Event[Msg],
 			}
 			return s
 		}
-		res, phase := p.answer(ev, &s, out, reconnect)
+		res, phase := p.answer(ev, &s, out, again)
 		switch phase {
 		case Creating: // 2
 			list(Listing)

@@ -45,11 +45,9 @@ func (p *Protocol) stepMember(self model.NodeID, s Client, ev model.Event[Msg], 
 		s.Phase = Listing
 		p.ask(&s, Op{Kind: OpGetChildren, Path: GroupDir, Flags: Watch}, out)
 	}
-	reconnect := func() {
-		p.nextServer(&s)
+	// again: what the client asks anew on the next server (reconnect).
+	again := func() {
 		switch s.Phase {
-		case Creating:
-			s.Phase = Failed // the outcome is unknown: give up
 		case Listing, Watching:
 			list() // the watch is gone with the connection
 		}
@@ -65,7 +63,7 @@ func (p *Protocol) stepMember(self model.NodeID, s Client, ev model.Event[Msg], 
 			p.ask(&s, Op{Kind: OpCreate, Path: p.memberPath(GroupDir, self), Flags: flags}, out)
 		}
 	case model.Timeout:
-		reconnect()
+		p.reconnect(&s, again)
 	case model.Receive:
 		m := ev.Msg
 		if m.Kind == Notify {
@@ -74,7 +72,7 @@ func (p *Protocol) stepMember(self model.NodeID, s Client, ev model.Event[Msg], 
 			}
 			return s
 		}
-		res, phase := p.answer(ev, &s, out, reconnect)
+		res, phase := p.answer(ev, &s, out, again)
 		switch phase {
 		case Creating:
 			list()

@@ -35,13 +35,9 @@ func (p *Protocol) stepSimpleLock(self model.NodeID, s Client, ev model.Event[Ms
 		s.Phase = Releasing
 		p.ask(&s, Op{Kind: OpDelete, Path: SimpleLockPath, Version: AnyVersion}, out)
 	}
-	// reconnect: the next server; a create whose outcome is unknown is
-	// given up (as in lock.go), the rest is asked again.
-	reconnect := func() {
-		p.nextServer(&s)
+	// again: what the client asks anew on the next server (reconnect).
+	again := func() {
 		switch s.Phase {
-		case Creating:
-			s.Phase = Failed
 		case Checking, Watching:
 			create()
 		case Releasing:
@@ -57,7 +53,7 @@ func (p *Protocol) stepSimpleLock(self model.NodeID, s Client, ev model.Event[Ms
 			unlock()
 		}
 	case model.Timeout:
-		reconnect()
+		p.reconnect(&s, again)
 	case model.Receive:
 		m := ev.Msg
 		if m.Kind == Notify {
@@ -66,7 +62,7 @@ func (p *Protocol) stepSimpleLock(self model.NodeID, s Client, ev model.Event[Ms
 			}
 			return s
 		}
-		res, phase := p.answer(ev, &s, out, reconnect)
+		res, phase := p.answer(ev, &s, out, again)
 		switch phase {
 		case Creating:
 			if res.Code == OK {
