@@ -154,6 +154,16 @@ const (
 	BarrierProgressName = "barrier-progress"
 )
 
+// anyClient reports whether some client's state is ok.
+func (p *Protocol) anyClient(w *model.World[State, Msg], ok func(Client) bool) bool {
+	for c := range p.C {
+		if ok(w.Nodes[p.clientNode(uint8(c))].C) {
+			return true
+		}
+	}
+	return false
+}
+
 // entered says whether a barrier client has passed the entry.
 func entered(ph LockPhase) bool {
 	return ph == Held || ph == Releasing || ph == Leaving || ph == LeaveWaiting || ph == Done
@@ -206,12 +216,7 @@ func (p *Protocol) BarrierEntry() Invariant {
 		},
 		PremiseDoc: "a client entered the barrier",
 		Premise: func(w *model.World[State, Msg]) bool {
-			for c := range p.C {
-				if entered(w.Nodes[p.clientNode(uint8(c))].C.Phase) {
-					return true
-				}
-			}
-			return false
+			return p.anyClient(w, func(c Client) bool { return entered(c.Phase) })
 		},
 	}
 }
@@ -235,12 +240,7 @@ func (p *Protocol) BarrierExit() Invariant {
 		},
 		PremiseDoc: "a client left the barrier",
 		Premise: func(w *model.World[State, Msg]) bool {
-			for c := range p.C {
-				if w.Nodes[p.clientNode(uint8(c))].C.Phase == Done {
-					return true
-				}
-			}
-			return false
+			return p.anyClient(w, func(c Client) bool { return c.Phase == Done })
 		},
 	}
 }
