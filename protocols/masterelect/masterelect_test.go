@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -53,7 +54,7 @@ func TestNewMasterWaitsOutTheOldLease(t *testing.T) {
 	tr := rep.Counterexample
 	require.Equal(t, OneServingName, tr.Property)
 	require.Equal(t, "p0 (epoch 1) and p1 (epoch 2) serve as masters at once", tr.Detail)
-	require.Equal(t, []string{"partition {p0}|{p1,p2}", "fire p1 election", "deliver p1->p2 VOTEREQ(e2)", "deliver p2->p1 VOTE(e2)"}, actions(tr))
+	require.Equal(t, []string{"partition {p0}|{p1,p2}", "fire p1 election", "deliver p1->p2 VOTEREQ(e2)", "deliver p2->p1 VOTE(e2)"}, steptest.Actions(tr))
 	require.Equal(t, uint64(36), rep.States)
 }
 
@@ -98,14 +99,6 @@ func TestMinorityCannotElect(t *testing.T) {
 	require.False(t, enabled("fire p1 lease-wait"), "p0 still serves under its lease")
 	do("fire p0 lease-expiry")
 	require.True(t, enabled("fire p1 lease-wait"))
-}
-
-func actions(tr *checker.Trace) []string {
-	var as []string
-	for _, s := range tr.Steps {
-		as = append(as, s.Action)
-	}
-	return as
 }
 
 // The notes' ZooKeeper scheme with two crashes among five: the leader p4
