@@ -19,7 +19,7 @@ func TestCoordinationEntries(t *testing.T) {
 		"latewrite":    {"mutual-exclusion", "zab-agreement", "no-late-write", "no-deadlock"},
 	})
 
-	e, _ := Lookup("coordination")
+	e := mustLookup(t, "coordination")
 	for reads, want := range map[string]checker.Verdict{"leader": checker.Pass, "sync": checker.Pass, "local": checker.Violated} {
 		target, v, err := e.BuildWith(map[string]string{"ops": "1", "reads": reads}, model.Config{})
 		require.NoError(t, err)
@@ -32,7 +32,7 @@ func TestCoordinationEntries(t *testing.T) {
 		"zklock":       {"replicas": "0"},
 		"latewrite":    {"sequencers": "maybe"},
 	} {
-		e, _ := Lookup(name)
+		e := mustLookup(t, name)
 		_, _, err := e.BuildWith(bad, model.Config{})
 		require.Error(t, err, "%s %v", name, bad)
 	}

@@ -24,7 +24,7 @@ func TestRecipeEntries(t *testing.T) {
 	for name := range recipes {
 		_, v := buildTarget(t, name, nil, "")
 		require.Equal(t, "replicas=1 clients=3 epochs=3 broken=off", v.String(), name)
-		e, _ := Lookup(name)
+		e := mustLookup(t, name)
 		_, _, err := e.BuildWith(map[string]string{"broken": "maybe"}, model.Config{})
 		require.ErrorContains(t, err, `broken="maybe": want on or off`, name)
 		if name == "zkrwlock" || name == "zkbarrier" {
@@ -41,7 +41,7 @@ func TestMasterElectionEntries(t *testing.T) {
 		"chubbyelect": {"one-master-per-epoch", "one-serving-master", "master-elected", "no-deadlock"},
 		"zkelect":     {"one-master-per-epoch", "master-elected", "no-deadlock"},
 	})
-	e, _ := Lookup("chubbyelect")
+	e := mustLookup(t, "chubbyelect")
 	_, _, err := e.BuildWith(map[string]string{"leasewait": "later"}, model.Config{})
 	require.ErrorContains(t, err, `leasewait="later": want on or off`)
 	f, err := model.ParseFaults("partition=1")

@@ -82,11 +82,18 @@ func buildTarget(t *testing.T, name string, params map[string]string, faults str
 	return buildTargetOn(t, name, params, faults, model.Config{}.Network)
 }
 
-// buildTargetOn is buildTarget on the given network.
-func buildTargetOn(t *testing.T, name string, params map[string]string, faults string, network model.Network) (checker.Target, Values) {
+// mustLookup is the registry's entry name, which must be there.
+func mustLookup(t *testing.T, name string) Entry {
 	t.Helper()
 	e, ok := Lookup(name)
 	require.True(t, ok, name)
+	return e
+}
+
+// buildTargetOn is buildTarget on the given network.
+func buildTargetOn(t *testing.T, name string, params map[string]string, faults string, network model.Network) (checker.Target, Values) {
+	t.Helper()
+	e := mustLookup(t, name)
 	f, err := model.ParseFaults(faults)
 	require.NoError(t, err)
 	target, v, err := e.BuildWith(params, model.Config{Network: network, Faults: f})

@@ -60,8 +60,7 @@ func (r mcastRun) swarm(t *testing.T, opts checker.Options) {
 // Bad parameters of the multicast entries are refused with one line that
 // names the problem.
 func TestMulticastBadParameters(t *testing.T) {
-	e, ok := Lookup("besteffort")
-	require.True(t, ok)
+	e := mustLookup(t, "besteffort")
 	for _, c := range []struct {
 		given  map[string]string
 		faults string

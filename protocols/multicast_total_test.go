@@ -85,7 +85,7 @@ func TestViewSyncMulticast(t *testing.T) {
 	// The membership service rests on the perfect failure detector: with
 	// timeouts that may fire early, two processes install two different
 	// first views, without any crash.
-	e, _ := Lookup("viewsync")
+	e := mustLookup(t, "viewsync")
 	target, _, err := e.BuildWith(map[string]string{"msgs": "1", "senders": "1"}, model.Config{Timers: model.TimersFree})
 	require.NoError(t, err)
 	rep := target.Check(checker.Options{})
@@ -134,7 +134,7 @@ func TestTotalOrderMulticastSwarm(t *testing.T) {
 // The ISIS variants' parameters are checked, with one line naming the
 // problem.
 func TestISISBadParameters(t *testing.T) {
-	e, _ := Lookup("isis")
+	e := mustLookup(t, "isis")
 	for given, want := range map[string]string{
 		"tiebreak": `parameter tiebreak="foo": want id or none`,
 		"choose":   `parameter choose="foo": want largest or smallest`,
