@@ -49,7 +49,10 @@ func init() {
 			{"reads", "leader", "leader (Chubby, under the master lease), local (ZooKeeper, may be stale) or sync (sync, then local)"},
 			paramEpochs,
 			{"lease", "on", "off: a follower may start an election while the leader lives (a master lease that runs out too early)"},
-			{"cache", "off", "Chubby's client caching of /x (with -replicas 1): on (the master invalidates every copy before a write commits) or late (after)"}},
+			{"cache", "off", "Chubby's client caching of /x (with -replicas 1): on (the master invalidates every copy before a write commits) or late (after)"},
+			{"leader", "formula", "how an epoch's leader is chosen: formula (replica (e-1) mod R) or elected (Chubby's vote once, " +
+				"a majority, the master lease; elections may also start while the leader lives)"},
+			{"leasewait", "on", "off (with -leader elected): a new leader starts at once, while the old one may still serve under its lease"}},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
 			r, c, err := coordinationSize(v)
 			if err != nil {
@@ -75,6 +78,20 @@ func init() {
 				return nil, err
 			}
 			p.NoLease = !lease
+			if p.Leader, err = coordination.ParseLeaderMode(v.Get("leader")); err != nil {
+				return nil, fmt.Errorf("parameter %v", err)
+			}
+			wait, err := v.On("leasewait")
+			if err != nil {
+				return nil, err
+			}
+			if !wait && p.Leader != coordination.ElectedLeader {
+				return nil, fmt.Errorf("parameter leasewait=off needs leader=elected: the formula's leader waits for no election")
+			}
+			p.NoLeaseWait = !wait
+			if p.Leader == coordination.ElectedLeader && (p.NoLease || p.Cache != coordination.NoCache) {
+				return nil, fmt.Errorf("parameter leader=elected goes with lease=on and cache=off: its elections may start early by themselves, and its leader keeps no cachers")
+			}
 			return coordinationTarget(p, v, cfg)
 		},
 	})

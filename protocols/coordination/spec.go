@@ -87,13 +87,15 @@ func Properties(p *Protocol) property.Set[State, Msg] {
 		return recipeProperties(p)
 	}
 	if p.Workload == RegisterClients {
+		invs := []property.Invariant[State, Msg]{p.Agreement()}
+		if p.Leader == ElectedLeader {
+			// The election's own properties (elected.go).
+			invs = append(invs, p.OneEpochLeader(), p.OneServing(), p.ServiceLeader())
+		}
 		return property.Set[State, Msg]{
-			Invariants: []property.Invariant[State, Msg]{
-				p.Agreement(),
-				linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout),
-			},
-			Deadlock: true,
-			History:  true,
+			Invariants: append(invs, linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout)),
+			Deadlock:   true,
+			History:    true,
 		}
 	}
 	invs := []property.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p), p.Agreement()}
