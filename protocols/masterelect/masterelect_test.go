@@ -66,27 +66,8 @@ func TestMinorityCannotElect(t *testing.T) {
 	f, err := model.ParseFaults("partition=2")
 	require.NoError(t, err)
 	sys := model.MustNewSystem[State, Msg](p, model.Config{Faults: f})
-	w := sys.Init()
-	do := func(text string) {
-		t.Helper()
-		for _, a := range sys.Actions(w, nil) {
-			if sys.FormatAction(w, a) == text {
-				next := &model.World[State, Msg]{}
-				sys.Apply(w, a, next)
-				w = next
-				return
-			}
-		}
-		t.Fatalf("%s is not enabled", text)
-	}
-	enabled := func(text string) bool {
-		for _, a := range sys.Actions(w, nil) {
-			if sys.FormatAction(w, a) == text {
-				return true
-			}
-		}
-		return false
-	}
+	k := steptest.NewWalk(t, sys)
+	do, enabled := k.Do, k.Enabled
 	do("partition {p0,p1}|{p2}")
 	require.False(t, enabled("fire p2 election"), "p2 alone cannot reach a majority")
 	require.False(t, enabled("fire p0 lease-expiry"), "p0 and p1 still renew the lease")
