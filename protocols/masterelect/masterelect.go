@@ -204,6 +204,26 @@ func (p *Protocol) broadcast(self model.NodeID, m Msg, out *model.Out[Msg]) {
 	}
 }
 
+// grant answers candidate from's request in epoch with reply (Chubby's
+// VOTE, ZooKeeper's ACK) when the ballot grants it: at most once an epoch.
+func grant(s *State, from model.NodeID, epoch uint8, reply Kind, out *model.Out[Msg]) {
+	var granted bool
+	if s.Ballot, granted = s.Ballot.Grant(epoch); granted {
+		out.Send(from, Msg{reply, epoch})
+	}
+}
+
+// won counts from's vote (or ACK) in epoch for a candidate, and reports
+// whether it now has a majority.
+func (p *Protocol) won(s *State, from model.NodeID, epoch uint8) bool {
+	if s.Role != Candidate {
+		return false
+	}
+	var won bool
+	s.Ballot, won = s.Ballot.Count(from, epoch, p.R)
+	return won
+}
+
 // Recover restarts a crashed server (model.Restarter) from its stable
 // storage, its epoch and its vote ("each server votes for at most one
 // leader" must survive a crash): as a follower that knows no master, its

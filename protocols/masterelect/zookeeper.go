@@ -62,16 +62,9 @@ func (p *Protocol) stepZooKeeper(self model.NodeID, s State, ev model.Event[Msg]
 			// "Each process responds with ACK to at most one leader": once
 			// an epoch. Only the failed leader's next-lower id asks, so the
 			// one asking is the highest id alive.
-			var granted bool
-			if s.Ballot, granted = s.Ballot.Grant(m.Epoch); granted {
-				out.Send(from, Msg{Ack, m.Epoch})
-			}
+			grant(&s, from, m.Epoch, Ack, out)
 		case Ack:
-			if s.Role != Candidate {
-				return s
-			}
-			var won bool
-			if s.Ballot, won = s.Ballot.Count(from, m.Epoch, p.R); won {
+			if p.won(&s, from, m.Epoch) {
 				// "Leader waits for a majority of ACKs and then sends
 				// COMMIT to all".
 				s.Role, s.Leader, s.Votes = Master, uint8(self)+1, 0
