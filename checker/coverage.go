@@ -64,7 +64,11 @@ type kindTable struct {
 	fixed  [model.ActApp + 1]int32
 	appMsg int32            // "deliver APP", index+1
 	msgs   map[uint64]int32 // a message encoding's fingerprint -> index, without MsgKinder
-	buf    []byte
+	recent [256]struct {
+		fp  uint64
+		idx int32 // index+1 (0: empty)
+	}
+	buf []byte
 	// noKinder is set once the protocol is known not to implement
 	// model.MsgKinder, which spares the hot path the interface assertion.
 	noKinder bool
@@ -133,13 +137,20 @@ func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S
 		// a pair) could only misname a count, never change a verdict.
 		t.buf = sys.Codec().AppendMsg(t.buf[:0], e.Msg)
 		fp := model.Fingerprint(t.buf)
-		if i, ok := t.msgs[fp]; ok {
-			return i
+		// A small direct-mapped cache in front of the map: a search
+		// delivers a few kinds of messages millions of times.
+		c := &t.recent[fp%uint64(len(t.recent))]
+		if c.fp == fp && c.idx > 0 {
+			return c.idx - 1
 		}
-		i := t.intern(a.Kind, "deliver "+msgKind(sys.FormatMsg(e.Msg)))
-		if len(t.msgs) < maxMsgCache {
-			t.msgs[fp] = i
+		i, ok := t.msgs[fp]
+		if !ok {
+			i = t.intern(a.Kind, "deliver "+msgKind(sys.FormatMsg(e.Msg)))
+			if len(t.msgs) < maxMsgCache {
+				t.msgs[fp] = i
+			}
 		}
+		c.fp, c.idx = fp, i+1
 		return i
 	case model.ActFire:
 		for int(a.Timer) >= len(t.timers) {
