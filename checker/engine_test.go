@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
@@ -124,10 +125,7 @@ func TestReplay(t *testing.T) {
 	f, _ := model.ParseFaults("crash=1")
 	sp := raSpec(3, 1, model.Config{Faults: f})
 	r := sp.Check(checker.Options{})
-	var lines []string
-	for _, s := range r.Counterexample.Steps {
-		lines = append(lines, s.Action)
-	}
+	lines := steptest.Actions(r.Counterexample)
 	rp, err := sp.Replay(lines)
 	require.NoError(t, err)
 	require.Equal(t, r.Counterexample, rp.Trace)

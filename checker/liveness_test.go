@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -78,10 +79,7 @@ func TestLivenessFindsAFairLasso(t *testing.T) {
 	tr := r.Counterexample
 	require.Equal(t, "p1-served", tr.Property)
 	require.NotNil(t, tr.Loop)
-	var lines []string
-	for _, s := range tr.Steps {
-		lines = append(lines, s.Action)
-	}
+	lines := steptest.Actions(tr)
 	require.Equal(t, []string{"input p0 chat", "deliver p0->p0 CHAT"}, lines[*tr.Loop:])
 	require.Equal(t, 0, *tr.Loop)
 	require.Contains(t, tr.Detail, "p1 waits forever")
@@ -132,10 +130,7 @@ func TestReplayJudgesPendingAtTheEnd(t *testing.T) {
 	}
 	r := sp.Check(checker.Options{})
 	require.Equal(t, checker.Violated, r.Verdict)
-	var lines []string
-	for _, s := range r.Counterexample.Steps {
-		lines = append(lines, s.Action)
-	}
+	lines := steptest.Actions(r.Counterexample)
 	require.Equal(t, []string{"input p0 give", "drop p0->p1 TURN"}, lines)
 	require.Nil(t, r.Counterexample.Loop)
 	rp, err = sp.Replay(lines)

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -47,10 +48,7 @@ func TestShrinkDropsNeedlessSteps(t *testing.T) {
 	f, _ := model.ParseFaults("crash=1")
 	sp := raSpec(3, 1, model.Config{Faults: f})
 	bfs := sp.Check(checker.Options{})
-	var lines []string
-	for _, s := range bfs.Counterexample.Steps {
-		lines = append(lines, s.Action)
-	}
+	lines := steptest.Actions(bfs.Counterexample)
 	// Pad the shortest trace with lines that are never enabled and with
 	// lines past the violation.
 	padded := append([]string{"heal", "deliver p0->p1 REQ(ts=9)"}, lines...)

@@ -137,13 +137,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, usageError("-faults: %v", err)
 	}
 	cfg.Faults.Rate = *rate
-	values, err := entry.Values(given)
+	values, runner, err := runnerOf(entry, given)
 	if err != nil {
-		return 0, usageError("%s: %v", name, err)
-	}
-	runner, err := entry.Runner(values)
-	if err != nil {
-		return 0, usageError("%s: %v", name, err)
+		return 0, err
 	}
 	if err := cfg.Faults.Check(runner.Nodes()); err != nil {
 		return 0, usageError("-faults: %v", err)
@@ -262,13 +258,9 @@ func cmdNode(args []string) (int, error) {
 			given[f.Name] = f.Value.String()
 		}
 	})
-	values, err := entry.Values(given)
+	_, runner, err := runnerOf(entry, given)
 	if err != nil {
-		return 0, usageError("%s: %v", name, err)
-	}
-	runner, err := entry.Runner(values)
-	if err != nil {
-		return 0, usageError("%s: %v", name, err)
+		return 0, err
 	}
 	if *id < 0 || *id >= runner.Nodes() {
 		return 0, usageError("node %s: -id %d: want 0 to %d", name, *id, runner.Nodes()-1)
@@ -277,6 +269,20 @@ func cmdNode(args []string) (int, error) {
 		return 0, &exitError{1, fmt.Sprintf("node %s p%d: %v", name, *id, err)}
 	}
 	return 0, nil
+}
+
+// runnerOf is the live runner of entry with the parameters given, and
+// their values; a bad value is bad usage.
+func runnerOf(entry protocols.Entry, given map[string]string) (protocols.Values, live.Runner, error) {
+	values, err := entry.Values(given)
+	if err != nil {
+		return values, nil, usageError("%s: %v", entry.Name, err)
+	}
+	runner, err := entry.Runner(values)
+	if err != nil {
+		return values, nil, usageError("%s: %v", entry.Name, err)
+	}
+	return values, runner, nil
 }
 
 // runExitCode is 1 when a verdict is a violation, 3 when a property could

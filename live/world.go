@@ -10,17 +10,22 @@ import (
 // withAll calls f with every node locked, in id order, and the network
 // still: a moment at which the cluster is a world of the model.
 func (c *Cluster[S, M]) withAll(f func()) {
-	for _, n := range c.nodes {
-		n.mu.Lock()
-	}
-	defer func() {
-		for _, n := range c.nodes {
-			n.mu.Unlock()
-		}
-	}()
+	defer c.lockNodes()()
 	c.fmu.Lock()
 	defer c.fmu.Unlock()
 	f()
+}
+
+// lockNodes locks every node, in id order, and returns what unlocks them.
+func (c *Cluster[S, M]) lockNodes() (unlock func()) {
+	for _, n := range c.nodes {
+		n.mu.Lock()
+	}
+	return func() {
+		for _, n := range c.nodes {
+			n.mu.Unlock()
+		}
+	}
 }
 
 // world builds the model's world of the cluster now (c.withAll held): the
@@ -171,14 +176,7 @@ func (c *Cluster[S, M]) guardLoop() {
 // whether there was one. The timeout is stepped with every node locked,
 // so that the guard still holds when it fires.
 func (c *Cluster[S, M]) fireReady() (fired bool) {
-	for _, n := range c.nodes {
-		n.mu.Lock()
-	}
-	defer func() {
-		for _, n := range c.nodes {
-			n.mu.Unlock()
-		}
-	}()
+	defer c.lockNodes()()
 	c.fmu.Lock()
 	w := c.world(false)
 	c.fmu.Unlock()

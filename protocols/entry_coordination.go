@@ -5,7 +5,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/costs"
-	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/coordination"
 )
@@ -15,15 +14,29 @@ var (
 	paramReplicas = Param{"replicas", "3", "replicas of the service (p0.. ; p0 leads epoch 1)"}
 	paramClients  = Param{"clients", "2", "clients (the nodes after the replicas)"}
 	paramEpochs   = Param{"epochs", "3", "the highest epoch: bounds elections, which only a leader's crash starts unless -timers free"}
+	// The recipes' (entry_recipes.go).
+	paramRecipeReplicas = Param{"replicas", "1", "replicas of the service (p0.. ; 1: a standalone server)"}
+	paramBroken         = func(doc string) Param { return Param{"broken", "off", "on: " + doc} }
 )
 
-// coordinationSize reads the replicas, clients and epochs parameters.
+// coordinationSize reads the replicas and clients parameters.
 func coordinationSize(v Values) (replicas, clients int, err error) {
 	if replicas, err = v.Int("replicas", 1, coordination.MaxReplicas); err != nil {
 		return
 	}
 	clients, err = v.Int("clients", 1, coordination.MaxClients)
 	return
+}
+
+// coordinationTarget is the target of p, its epochs bounded by the epochs
+// parameter, checked against the properties of its workload.
+func coordinationTarget(p *coordination.Protocol, v Values, cfg model.Config) (checker.Target, error) {
+	e, err := v.Int("epochs", 1, 100)
+	if err != nil {
+		return nil, err
+	}
+	p.MaxEpoch = uint8(e)
+	return target(p, cfg, coordination.Properties(p))
 }
 
 func init() {
@@ -53,40 +66,33 @@ func init() {
 			if err != nil {
 				return nil, fmt.Errorf("parameter %v", err)
 			}
-			e, err := v.Int("epochs", 1, 100)
-			if err != nil {
-				return nil, err
-			}
 			p := coordination.NewRegister(r, c, ops, reads)
-			p.MaxEpoch = uint8(e)
 			if p.Cache, err = coordination.ParseCacheMode(v.Get("cache")); err != nil {
 				return nil, fmt.Errorf("parameter %v", err)
 			}
 			if p.Cache != coordination.NoCache && (r != 1 || reads != coordination.LeaderReads) {
 				return nil, fmt.Errorf("parameter cache=%s needs replicas=1 and reads=leader: the master keeps its cachers in volatile state", p.Cache)
 			}
-			switch l := v.Get("lease"); l {
-			case "on":
-			case "off":
-				p.NoLease = true
-			default:
-				return nil, fmt.Errorf("parameter lease=%s: want on or off", clip.Quote(l))
+			lease, err := v.On("lease")
+			if err != nil {
+				return nil, err
 			}
+			p.NoLease = !lease
 			if p.Leader, err = coordination.ParseLeaderMode(v.Get("leader")); err != nil {
 				return nil, fmt.Errorf("parameter %v", err)
 			}
-			switch l := v.Get("leasewait"); {
-			case l != "on" && l != "off":
-				return nil, fmt.Errorf("parameter leasewait=%s: want on or off", clip.Quote(l))
-			case l == "off" && p.Leader != coordination.ElectedLeader:
-				return nil, fmt.Errorf("parameter leasewait=off needs leader=elected: the formula's leader waits for no election")
-			case l == "off":
-				p.NoLeaseWait = true
+			wait, err := v.On("leasewait")
+			if err != nil {
+				return nil, err
 			}
+			if !wait && p.Leader != coordination.ElectedLeader {
+				return nil, fmt.Errorf("parameter leasewait=off needs leader=elected: the formula's leader waits for no election")
+			}
+			p.NoLeaseWait = !wait
 			if p.Leader == coordination.ElectedLeader && (p.NoLease || p.Cache != coordination.NoCache) {
 				return nil, fmt.Errorf("parameter leader=elected goes with lease=on and cache=off: its elections may start early by themselves, and its leader keeps no cachers")
 			}
-			return target(p, cfg, coordination.Properties(p))
+			return coordinationTarget(p, v, cfg)
 		},
 	})
 	Register(Entry{
@@ -101,13 +107,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			e, err := v.Int("epochs", 1, 100)
-			if err != nil {
-				return nil, err
-			}
-			p := coordination.NewLock(r, c, false, false)
-			p.MaxEpoch = uint8(e)
-			return target(p, cfg, coordination.Properties(p))
+			return coordinationTarget(coordination.NewLock(r, c, false, false), v, cfg)
 		},
 	})
 	Register(Entry{
@@ -123,24 +123,15 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			var seq bool
-			switch s := v.Get("sequencers"); s {
-			case "off":
-			case "on":
-				seq = true
-			default:
-				return nil, fmt.Errorf("parameter sequencers=%s: want on or off", clip.Quote(s))
-			}
-			e, err := v.Int("epochs", 1, 100)
+			seq, err := v.On("sequencers")
 			if err != nil {
 				return nil, err
 			}
 			p := coordination.NewLock(r, c, true, seq)
-			p.MaxEpoch = uint8(e)
 			if p.LockDelay, err = coordination.ParseLockDelay(v.Get("lockdelay")); err != nil {
 				return nil, fmt.Errorf("parameter %v", err)
 			}
-			return target(p, cfg, coordination.Properties(p))
+			return coordinationTarget(p, v, cfg)
 		},
 	})
 }

@@ -13,19 +13,13 @@ import (
 // turned on for the linearizability check whatever the configuration
 // says, the verdicts of the notes' read modes, and bad values refused.
 func TestCoordinationEntries(t *testing.T) {
-	for name, props := range map[string][]string{
+	requireProperties(t, map[string][]string{
 		"coordination": {"zab-agreement", "linearizability", "no-deadlock"},
 		"zklock":       {"mutual-exclusion", "zab-agreement", "no-deadlock"},
 		"latewrite":    {"mutual-exclusion", "zab-agreement", "no-late-write", "no-deadlock"},
-	} {
-		e, ok := Lookup(name)
-		require.True(t, ok, name)
-		target, _, err := e.BuildWith(nil, model.Config{})
-		require.NoError(t, err, name)
-		require.Equal(t, props, target.PropertyNames(), name)
-	}
+	})
 
-	e, _ := Lookup("coordination")
+	e := mustLookup(t, "coordination")
 	for reads, want := range map[string]checker.Verdict{"leader": checker.Pass, "sync": checker.Pass, "local": checker.Violated} {
 		target, v, err := e.BuildWith(map[string]string{"ops": "1", "reads": reads}, model.Config{})
 		require.NoError(t, err)
@@ -38,7 +32,7 @@ func TestCoordinationEntries(t *testing.T) {
 		"zklock":       {"replicas": "0"},
 		"latewrite":    {"sequencers": "maybe"},
 	} {
-		e, _ := Lookup(name)
+		e := mustLookup(t, name)
 		_, _, err := e.BuildWith(bad, model.Config{})
 		require.Error(t, err, "%s %v", name, bad)
 	}

@@ -12,8 +12,7 @@ import (
 // The bully entry: the notes' counterexample with a restart, agreement at
 // all times on request, and bad values refused.
 func TestBullyEntry(t *testing.T) {
-	e, ok := Lookup("bully")
-	require.True(t, ok)
+	e := mustLookup(t, "bully")
 	faults, err := model.ParseFaults("crash=1,restart=1")
 	require.NoError(t, err)
 	for _, c := range []struct {
@@ -36,8 +35,7 @@ func TestBullyEntry(t *testing.T) {
 
 // The ring entry: Chang-Roberts by default, SPIN's counts, both variants.
 func TestRingElectionEntry(t *testing.T) {
-	e, ok := Lookup("ringelection")
-	require.True(t, ok)
+	e := mustLookup(t, "ringelection")
 	target, v, err := e.BuildWith(nil, model.Config{})
 	require.NoError(t, err)
 	require.Equal(t, "n=4 variant=changroberts initiators=all agreement=always", v.String())

@@ -1,10 +1,7 @@
 package protocols
 
 import (
-	"fmt"
-
 	"github.com/coordcheck/coordcheck/checker"
-	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/masterelect"
 )
@@ -25,13 +22,11 @@ func init() {
 			p := masterelect.New(variant, n)
 			p.MaxEpoch = uint8(e)
 			if variant == masterelect.Chubby {
-				switch l := v.Get("leasewait"); l {
-				case "on":
-				case "off":
-					p.NoLeaseWait = true
-				default:
-					return nil, fmt.Errorf("parameter leasewait=%s: want on or off", clip.Quote(l))
+				wait, err := v.On("leasewait")
+				if err != nil {
+					return nil, err
 				}
+				p.NoLeaseWait = !wait
 			}
 			return target(p, cfg, masterelect.Properties(p))
 		}

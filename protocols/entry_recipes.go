@@ -5,22 +5,15 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/costs"
-	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/coordination"
 )
 
-// The ZooKeeper recipes of seed 004 as clients of the coordination
-// service. Each runs over one replica by default (a standalone server:
-// the recipes are the clients' side; -replicas 3 puts them over Zab), and
-// each has a deliberately broken variant, -broken on, that the checker
-// must catch.
-var (
-	paramRecipeReplicas = Param{"replicas", "1", "replicas of the service (p0.. ; 1: a standalone server)"}
-	paramBroken         = func(doc string) Param { return Param{"broken", "off", "on: " + doc} }
-)
-
-// recipe is a registry entry for the recipe of workload.
+// recipe is a registry entry for the recipe of workload: the ZooKeeper
+// recipes of seed 004 as clients of the coordination service. Each runs
+// over one replica by default (a standalone server: the recipes are the
+// clients' side; -replicas 3 puts them over Zab), and each has a
+// deliberately broken variant, -broken on, that the checker must catch.
 func recipe(name string, workload coordination.Workload, clients, doc, broken string) Entry {
 	return Entry{
 		Name:   name,
@@ -36,21 +29,11 @@ func recipe(name string, workload coordination.Workload, clients, doc, broken st
 					return nil, fmt.Errorf("parameter clients=%d: want an integer from 2 to %d", c, coordination.MaxClients)
 				}
 			}
-			e, err := v.Int("epochs", 1, 100)
+			broken, err := v.On("broken")
 			if err != nil {
 				return nil, err
 			}
-			var b bool
-			switch s := v.Get("broken"); s {
-			case "off":
-			case "on":
-				b = true
-			default:
-				return nil, fmt.Errorf("parameter broken=%s: want on or off", clip.Quote(s))
-			}
-			p := coordination.NewRecipe(workload, r, c, b)
-			p.MaxEpoch = uint8(e)
-			return target(p, cfg, coordination.Properties(p))
+			return coordinationTarget(coordination.NewRecipe(workload, r, c, broken), v, cfg)
 		},
 	}
 }

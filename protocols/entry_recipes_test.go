@@ -13,43 +13,35 @@ import (
 // The recipes' entries: their properties, their defaults, and bad values
 // refused.
 func TestRecipeEntries(t *testing.T) {
-	for name, props := range map[string][]string{
+	recipes := map[string][]string{
 		"zkherd":     {"mutual-exclusion", "zab-agreement", "no-deadlock"},
 		"zkrwlock":   {"rw-exclusion", "no-reader-passes-a-writer", "zab-agreement", "no-deadlock"},
 		"zkbarrier":  {"barrier-entry", "barrier-exit", "barrier-progress", "zab-agreement"},
 		"zkgroup":    {"view-converges", "zab-agreement", "no-deadlock"},
 		"zkelection": {"one-leader", "one-wakeup", "leader-elected", "zab-agreement", "no-deadlock"},
-	} {
-		e, ok := Lookup(name)
-		require.True(t, ok, name)
-		target, v, err := e.BuildWith(nil, model.Config{})
-		require.NoError(t, err, name)
-		require.Equal(t, props, target.PropertyNames(), name)
-		require.Equal(t, "replicas=1 clients=3 epochs=3 broken=off", v.String(), name)
-		_, _, err = e.BuildWith(map[string]string{"broken": "maybe"}, model.Config{})
-		require.ErrorContains(t, err, `broken="maybe": want on or off`, name)
 	}
-	for _, name := range []string{"zkrwlock", "zkbarrier"} {
-		e, _ := Lookup(name)
-		_, _, err := e.BuildWith(map[string]string{"clients": "1"}, model.Config{})
-		require.ErrorContains(t, err, "clients=1: want an integer from 2 to 8", name)
+	requireProperties(t, recipes)
+	for name := range recipes {
+		_, v := buildTarget(t, name, nil, "")
+		require.Equal(t, "replicas=1 clients=3 epochs=3 broken=off", v.String(), name)
+		e := mustLookup(t, name)
+		_, _, err := e.BuildWith(map[string]string{"broken": "maybe"}, model.Config{})
+		require.ErrorContains(t, err, `broken="maybe": want on or off`, name)
+		if name == "zkrwlock" || name == "zkbarrier" {
+			_, _, err := e.BuildWith(map[string]string{"clients": "1"}, model.Config{})
+			require.ErrorContains(t, err, "clients=1: want an integer from 2 to 8", name)
+		}
 	}
 }
 
 // The service's own elections: their properties, and the lease wait as
 // the parameter that makes two masters serve when off.
 func TestMasterElectionEntries(t *testing.T) {
-	for name, props := range map[string][]string{
+	requireProperties(t, map[string][]string{
 		"chubbyelect": {"one-master-per-epoch", "one-serving-master", "master-elected", "no-deadlock"},
 		"zkelect":     {"one-master-per-epoch", "master-elected", "no-deadlock"},
-	} {
-		e, ok := Lookup(name)
-		require.True(t, ok, name)
-		target, _, err := e.BuildWith(nil, model.Config{})
-		require.NoError(t, err, name)
-		require.Equal(t, props, target.PropertyNames(), name)
-	}
-	e, _ := Lookup("chubbyelect")
+	})
+	e := mustLookup(t, "chubbyelect")
 	_, _, err := e.BuildWith(map[string]string{"leasewait": "later"}, model.Config{})
 	require.ErrorContains(t, err, `leasewait="later": want on or off`)
 	f, err := model.ParseFaults("partition=1")

@@ -91,8 +91,7 @@ func TestEveryProtocolRunsLive(t *testing.T) {
 // in seven shows it for n=4 with messages delayed up to 5ms).
 func TestBullyRestartDisagreesLive(t *testing.T) {
 	t.Parallel()
-	e, ok := Lookup("bully")
-	require.True(t, ok)
+	e := mustLookup(t, "bully")
 	v, err := e.Values(map[string]string{"n": "4"})
 	require.NoError(t, err)
 	r, err := e.Runner(v)

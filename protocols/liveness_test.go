@@ -65,15 +65,38 @@ func TestLivenessWithAndWithoutTheGraph(t *testing.T) {
 	}
 }
 
+// requireProperties builds each entry of want with its defaults and
+// requires the properties it checks, in order.
+func requireProperties(t *testing.T, want map[string][]string) {
+	t.Helper()
+	for name, props := range want {
+		target, _ := buildTarget(t, name, nil, "")
+		require.Equal(t, props, target.PropertyNames(), name)
+	}
+}
+
 // buildTarget is the registry's target for protocol name with the given
 // parameters and fault budget.
 func buildTarget(t *testing.T, name string, params map[string]string, faults string) (checker.Target, Values) {
 	t.Helper()
+	return buildTargetOn(t, name, params, faults, model.Config{}.Network)
+}
+
+// mustLookup is the registry's entry name, which must be there.
+func mustLookup(t *testing.T, name string) Entry {
+	t.Helper()
 	e, ok := Lookup(name)
 	require.True(t, ok, name)
+	return e
+}
+
+// buildTargetOn is buildTarget on the given network.
+func buildTargetOn(t *testing.T, name string, params map[string]string, faults string, network model.Network) (checker.Target, Values) {
+	t.Helper()
+	e := mustLookup(t, name)
 	f, err := model.ParseFaults(faults)
 	require.NoError(t, err)
-	target, v, err := e.BuildWith(params, model.Config{Faults: f})
-	require.NoError(t, err, name)
+	target, v, err := e.BuildWith(params, model.Config{Network: network, Faults: f})
+	require.NoError(t, err, "%s %v", name, params)
 	return target, v
 }

@@ -30,12 +30,7 @@ func (r mcastRun) String() string {
 // check runs r exhaustively by BFS and compares the outcome.
 func (r mcastRun) check(t *testing.T) {
 	t.Helper()
-	e, ok := Lookup(r.protocol)
-	require.True(t, ok, r.protocol)
-	f, err := model.ParseFaults(r.faults)
-	require.NoError(t, err)
-	target, _, err := e.BuildWith(r.params, model.Config{Network: r.network, Faults: f})
-	require.NoError(t, err, r.String())
+	target, _ := buildTargetOn(t, r.protocol, r.params, r.faults, r.network)
 	rep := target.Check(checker.Options{MaxMemory: 1 << 30})
 	require.Equal(t, r.verdict, rep.Verdict, "%s: %+v", r, rep.Counterexample)
 	require.Equal(t, r.states, rep.States, "%s: states", r)
@@ -45,11 +40,27 @@ func (r mcastRun) check(t *testing.T) {
 	}
 }
 
+// swarm runs r by swarm search with opts: a walk's verdict is
+// inconclusive, with no counterexample, unless it finds r.property
+// violated (states and steps are not compared).
+func (r mcastRun) swarm(t *testing.T, opts checker.Options) {
+	t.Helper()
+	target, _ := buildTargetOn(t, r.protocol, r.params, r.faults, r.network)
+	opts.Strategy = checker.Swarm
+	rep := target.Check(opts)
+	t.Logf("%s: %v, %d states", r, rep.Verdict, rep.States)
+	require.Equal(t, r.verdict, rep.Verdict, "%s: %v", r, rep.Counterexample)
+	if r.verdict == checker.Inconclusive {
+		require.Nil(t, rep.Counterexample, r.String())
+	} else if r.property != "" {
+		require.Equal(t, r.property, rep.Counterexample.Property, r.String())
+	}
+}
+
 // Bad parameters of the multicast entries are refused with one line that
 // names the problem.
 func TestMulticastBadParameters(t *testing.T) {
-	e, ok := Lookup("besteffort")
-	require.True(t, ok)
+	e := mustLookup(t, "besteffort")
 	for _, c := range []struct {
 		given  map[string]string
 		faults string
@@ -159,25 +170,14 @@ func TestMulticastClaimsLong(t *testing.T) {
 // verdict of a walk is never a pass: inconclusive), and finds best-effort
 // multicast's lost message.
 func TestMulticastSwarm(t *testing.T) {
-	for _, c := range []struct {
-		protocol string
-		params   map[string]string
-		faults   string
-		network  model.Network
-		verdict  checker.Verdict
-	}{
-		{"fifo-mcast", p("n", "5", "senders", "all", "workload", "causal"), "", model.Unordered, checker.Inconclusive},
-		{"causal-mcast", p("n", "5", "senders", "all", "workload", "causal"), "", model.Unordered, checker.Inconclusive},
-		{"reliable-mcast", p("n", "5", "senders", "all"), "drop=2,dup=1", model.Unordered, checker.Inconclusive},
-		{"nack-mcast", p("n", "5", "senders", "all"), "drop=2,dup=1", model.Unordered, checker.Inconclusive},
-		{"besteffort", p("n", "5", "senders", "all"), "drop=1", model.FIFO, checker.Violated},
+	const u, in = model.Unordered, checker.Inconclusive
+	for _, r := range []mcastRun{
+		{protocol: "fifo-mcast", params: p("n", "5", "senders", "all", "workload", "causal"), network: u, verdict: in},
+		{protocol: "causal-mcast", params: p("n", "5", "senders", "all", "workload", "causal"), network: u, verdict: in},
+		{protocol: "reliable-mcast", params: p("n", "5", "senders", "all"), faults: "drop=2,dup=1", network: u, verdict: in},
+		{protocol: "nack-mcast", params: p("n", "5", "senders", "all"), faults: "drop=2,dup=1", network: u, verdict: in},
+		{protocol: "besteffort", params: p("n", "5", "senders", "all"), faults: "drop=1", network: model.FIFO, verdict: checker.Violated},
 	} {
-		e, _ := Lookup(c.protocol)
-		f, err := model.ParseFaults(c.faults)
-		require.NoError(t, err)
-		target, _, err := e.BuildWith(c.params, model.Config{Network: c.network, Faults: f})
-		require.NoError(t, err)
-		rep := target.Check(checker.Options{Strategy: checker.Swarm, Seed: 1, Walks: 40, MaxDepth: 100})
-		require.Equal(t, c.verdict, rep.Verdict, "%s %v: %v", c.protocol, c.params, rep.Counterexample)
+		r.swarm(t, checker.Options{Seed: 1, Walks: 40, MaxDepth: 100})
 	}
 }

@@ -85,7 +85,7 @@ func TestViewSyncMulticast(t *testing.T) {
 	// The membership service rests on the perfect failure detector: with
 	// timeouts that may fire early, two processes install two different
 	// first views, without any crash.
-	e, _ := Lookup("viewsync")
+	e := mustLookup(t, "viewsync")
 	target, _, err := e.BuildWith(map[string]string{"msgs": "1", "senders": "1"}, model.Config{Timers: model.TimersFree})
 	require.NoError(t, err)
 	rep := target.Check(checker.Options{})
@@ -115,44 +115,26 @@ func TestTotalOrderMulticastLong(t *testing.T) {
 // Swarm search for N=5 finds nothing against the correct protocols, and
 // finds the broken ISIS at once.
 func TestTotalOrderMulticastSwarm(t *testing.T) {
-	for _, c := range []struct {
-		protocol string
-		params   map[string]string
-		faults   string
-		violated string
-	}{
-		{"sequencer", nil, "", ""},
-		{"isis", nil, "", ""},
-		{"fifo-total", nil, "", ""},
-		{"causal-total", map[string]string{"workload": "causal"}, "", ""},
-		{"viewsync", nil, "crash=2", ""},
-		{"isis", map[string]string{"tiebreak": "none"}, "", "total-order"},
+	five := func(kv ...string) map[string]string {
+		return p(append([]string{"n", "5", "msgs", "1", "senders", "all"}, kv...)...)
+	}
+	const in = checker.Inconclusive
+	for _, r := range []mcastRun{
+		{protocol: "sequencer", params: five(), verdict: in},
+		{protocol: "isis", params: five(), verdict: in},
+		{protocol: "fifo-total", params: five(), verdict: in},
+		{protocol: "causal-total", params: five("workload", "causal"), verdict: in},
+		{protocol: "viewsync", params: five(), faults: "crash=2", verdict: in},
+		{protocol: "isis", params: five("tiebreak", "none"), verdict: checker.Violated, property: "total-order"},
 	} {
-		params := map[string]string{"n": "5", "msgs": "1", "senders": "all"}
-		for k, v := range c.params {
-			params[k] = v
-		}
-		f, err := model.ParseFaults(c.faults)
-		require.NoError(t, err)
-		e, _ := Lookup(c.protocol)
-		target, _, err := e.BuildWith(params, model.Config{Faults: f})
-		require.NoError(t, err)
-		rep := target.Check(checker.Options{Strategy: checker.Swarm, Seed: 1, Walks: 64, Workers: 1})
-		t.Logf("%s %v: %v, %d states", c.protocol, params, rep.Verdict, rep.States)
-		if c.violated == "" {
-			require.Equal(t, checker.Inconclusive, rep.Verdict, "%s: %v", c.protocol, rep.Counterexample)
-			require.Nil(t, rep.Counterexample)
-		} else {
-			require.Equal(t, checker.Violated, rep.Verdict, c.protocol)
-			require.Equal(t, c.violated, rep.Counterexample.Property)
-		}
+		r.swarm(t, checker.Options{Seed: 1, Walks: 64, Workers: 1})
 	}
 }
 
 // The ISIS variants' parameters are checked, with one line naming the
 // problem.
 func TestISISBadParameters(t *testing.T) {
-	e, _ := Lookup("isis")
+	e := mustLookup(t, "isis")
 	for given, want := range map[string]string{
 		"tiebreak": `parameter tiebreak="foo": want id or none`,
 		"choose":   `parameter choose="foo": want largest or smallest`,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
@@ -48,6 +49,37 @@ func mcastWorkload(v Values) (n int, wl multicast.Workload, err error) {
 		err = fmt.Errorf("parameter workload=%s: want free or causal", clip.Quote(v.Get("workload")))
 	}
 	return
+}
+
+// mcastEntry is the entry of multicast protocol name: the family's
+// parameters, then its own, and build (an mcastBuild).
+func mcastEntry(name, doc string, build func(Values, model.Config) (checker.Target, error),
+	table func(n int) ([]costs.Row, error), own ...Param) Entry {
+	return Entry{Name: name, Doc: doc, Params: mcastParams(own...), Build: build, Family: "multicast", Costs: table}
+}
+
+// mcastBuild is the Build of a multicast entry: it reads the workload,
+// makes the protocol with newP (which reads the protocol's own
+// parameters, if any) and gives it mcastSpec.
+func mcastBuild[S, M any, P model.Protocol[S, M]](newP func(n int, wl multicast.Workload, v Values) (P, error),
+	views bool, props func(P, ...string) property.Set[S, M]) func(Values, model.Config) (checker.Target, error) {
+	return func(v Values, cfg model.Config) (checker.Target, error) {
+		n, wl, err := mcastWorkload(v)
+		if err != nil {
+			return nil, err
+		}
+		p, err := newP(n, wl, v)
+		if err != nil {
+			return nil, err
+		}
+		return mcastSpec(p, cfg, v, views, props)
+	}
+}
+
+// plain is the newP of mcastBuild for a protocol with no parameters of
+// its own.
+func plain[P any](newP func(int, multicast.Workload) P) func(int, multicast.Workload, Values) (P, error) {
+	return func(n int, wl multicast.Workload, _ Values) (P, error) { return newP(n, wl), nil }
 }
 
 // mcastSpec is the spec of a multicast protocol p: the properties its

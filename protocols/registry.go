@@ -169,6 +169,23 @@ func (v Values) Int(name string, lo, hi int) (int, error) {
 	return x, nil
 }
 
+// Choice returns the index of parameter name's value among choices, the
+// words it may be.
+func (v Values) Choice(name string, choices ...string) (int, error) {
+	s := v.Get(name)
+	if i := slices.Index(choices, s); i >= 0 {
+		return i, nil
+	}
+	last := len(choices) - 1
+	return 0, fmt.Errorf("parameter %s=%s: want %s or %s", name, clip.Quote(s), strings.Join(choices[:last], ", "), choices[last])
+}
+
+// On reads an on/off parameter: whether it is on.
+func (v Values) On(name string) (bool, error) {
+	i, err := v.Choice(name, "on", "off")
+	return i == 0, err
+}
+
 // String renders the values as "n=3 rounds=1", in parameter order.
 func (v Values) String() string {
 	parts := make([]string, len(v.names))

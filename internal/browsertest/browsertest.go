@@ -67,8 +67,16 @@ func Start(t *testing.T) context.Context {
 	return ctx
 }
 
-// Close ends the browser, if one was started; a package's TestMain calls
-// it after the tests.
+// Main is the TestMain of a package with browser tests: it runs them,
+// ends the browser they share (Close) and exits with their code.
+func Main(m *testing.M) {
+	code := m.Run()
+	Close()
+	os.Exit(code)
+}
+
+// Close ends the browser, if one was started; Main calls it after the
+// tests.
 func Close() {
 	if shared.cancel != nil {
 		shared.cancel()

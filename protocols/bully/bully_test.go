@@ -8,6 +8,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/spintest"
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -87,11 +88,7 @@ func TestAgreementAtAllTimesBreaksOnRestart(t *testing.T) {
 	require.Equal(t, checker.Violated, rep.Verdict)
 	cex := rep.Counterexample
 	require.Equal(t, invariants.AgreementName, cex.Property)
-	var acts []string
-	for _, s := range cex.Steps {
-		acts = append(acts, s.Action)
-	}
-	require.Equal(t, []string{"crash p2", "fire p1 detect", "fire p1 ok-timeout", "restart p2"}, acts)
+	require.Equal(t, []string{"crash p2", "fire p1 detect", "fire p1 ok-timeout", "restart p2"}, steptest.Actions(cex))
 	require.Equal(t, "p0 considers p2 its coordinator but p1 considers p1", cex.Detail)
 }
 

@@ -68,11 +68,9 @@ func (p *Protocol) stepBarrier(self model.NodeID, s Client, ev model.Event[Msg],
 		s.Phase = Releasing
 		p.ask(&s, Op{Kind: OpDelete, Path: p.memberPath(BarrierDir, self), Version: AnyVersion}, out)
 	}
-	reconnect := func() {
-		s.Conn = uint8((int(s.Conn) + 1) % p.R)
+	// again: what the client asks anew on the next server (reconnect).
+	again := func() {
 		switch s.Phase {
-		case Creating, Readying:
-			s.Phase = Failed // the outcome is unknown: give up
 		case Listing, Checking, Watching:
 			list(Listing)
 		case Releasing:
@@ -91,7 +89,7 @@ func (p *Protocol) stepBarrier(self model.NodeID, s Client, ev model.Event[Msg],
 			leave()
 		}
 	case model.Timeout:
-		reconnect()
+		p.reconnect(&s, again)
 	case model.Receive:
 		m := ev.Msg
 		if m.Kind == Notify {
@@ -106,19 +104,8 @@ func (p *Protocol) stepBarrier(self model.NodeID, s Client, ev model.Event[Msg],
 			}
 			return s
 		}
-		res, ok := p.answer(ev, &s, out)
-		if !ok {
-			return s
-		}
-		switch res.Code {
-		case Refused, ConnLoss:
-			reconnect()
-			return s
-		case SessionExpired:
-			s.Phase = Failed
-			return s
-		}
-		switch s.Phase {
+		res, phase := p.answer(ev, &s, out, again)
+		switch phase {
 		case Creating: // 2
 			list(Listing)
 		case Listing: // 3
@@ -166,6 +153,16 @@ const (
 	BarrierExitName     = "barrier-exit"
 	BarrierProgressName = "barrier-progress"
 )
+
+// anyClient reports whether some client's state is ok.
+func (p *Protocol) anyClient(w *model.World[State, Msg], ok func(Client) bool) bool {
+	for c := range p.C {
+		if ok(w.Nodes[p.clientNode(uint8(c))].C) {
+			return true
+		}
+	}
+	return false
+}
 
 // entered says whether a barrier client has passed the entry.
 func entered(ph LockPhase) bool {
@@ -219,12 +216,7 @@ func (p *Protocol) BarrierEntry() Invariant {
 		},
 		PremiseDoc: "a client entered the barrier",
 		Premise: func(w *model.World[State, Msg]) bool {
-			for c := range p.C {
-				if entered(w.Nodes[p.clientNode(uint8(c))].C.Phase) {
-					return true
-				}
-			}
-			return false
+			return p.anyClient(w, func(c Client) bool { return entered(c.Phase) })
 		},
 	}
 }
@@ -248,12 +240,7 @@ func (p *Protocol) BarrierExit() Invariant {
 		},
 		PremiseDoc: "a client left the barrier",
 		Premise: func(w *model.World[State, Msg]) bool {
-			for c := range p.C {
-				if w.Nodes[p.clientNode(uint8(c))].C.Phase == Done {
-					return true
-				}
-			}
-			return false
+			return p.anyClient(w, func(c Client) bool { return c.Phase == Done })
 		},
 	}
 }

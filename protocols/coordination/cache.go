@@ -1,11 +1,6 @@
 package coordination
 
-import (
-	"fmt"
-
-	quote "github.com/coordcheck/coordcheck/internal/clip"
-	"github.com/coordcheck/coordcheck/model"
-)
+import "github.com/coordcheck/coordcheck/model"
 
 // Chubby's client caching (seed 004, "Client Caching": "clients cache all
 // file content"; "strict consistency: lease based; master will invalidate
@@ -45,12 +40,7 @@ func (m CacheMode) String() string { return cacheNames[m] }
 
 // ParseCacheMode reads "off", "on" or "late".
 func ParseCacheMode(s string) (CacheMode, error) {
-	for i, n := range cacheNames {
-		if n == s {
-			return CacheMode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("cache=%s: want off, on or late", quote.Quote(s))
+	return parseName[CacheMode]("cache", cacheNames[:], s)
 }
 
 // Cacheable marks a Reply (in its Epoch field) whose data the client may

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/nodeset"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -321,7 +322,7 @@ func (p *Protocol) formatReplica(r Replica) string {
 	}
 	fmt.Fprintf(&b, " log=%s committed=%d tree={%s}", p.formatLog(r.Log), r.Committed, p.tree(r).format(p))
 	if r.Role == Discovery || r.Role == Syncing {
-		fmt.Fprintf(&b, " votes=%s", formatSet(uint64(r.Votes)))
+		fmt.Fprintf(&b, " votes=%s", nodeset.Format(uint64(r.Votes)))
 	}
 	if p.Leader == ElectedLeader {
 		if r.Role != Leading && r.Role != Discovery && r.Role != Syncing && r.Leader != 0 {
@@ -332,7 +333,7 @@ func (p *Protocol) formatReplica(r Replica) string {
 			b.WriteString(" voted")
 		}
 		if r.Role == Candidate || r.Role == Elected {
-			fmt.Fprintf(&b, " ballots=%s", formatSet(uint64(r.Ballot.Votes)))
+			fmt.Fprintf(&b, " ballots=%s", nodeset.Format(uint64(r.Ballot.Votes)))
 		}
 	}
 	if r.Role == Leading || r.Role == Syncing {
@@ -352,10 +353,10 @@ func (p *Protocol) formatReplica(r Replica) string {
 		b.WriteString(" owes=" + strings.Join(owes, ","))
 	}
 	if r.Cachers != 0 {
-		b.WriteString(" cachers=" + formatSet(uint64(r.Cachers)<<p.R))
+		b.WriteString(" cachers=" + nodeset.Format(uint64(r.Cachers)<<p.R))
 	}
 	if r.Pending.Op.Kind != OpNone {
-		fmt.Fprintf(&b, " held=%s waiting=%s", p.formatTxn(r.Pending), formatSet(uint64(r.Waiting)<<p.R))
+		fmt.Fprintf(&b, " held=%s waiting=%s", p.formatTxn(r.Pending), nodeset.Format(uint64(r.Waiting)<<p.R))
 	}
 	if len(r.Watches) > 0 {
 		var ws []string
@@ -369,15 +370,4 @@ func (p *Protocol) formatReplica(r Replica) string {
 		b.WriteString(" watches=" + strings.Join(ws, ","))
 	}
 	return b.String()
-}
-
-// formatSet: "{p0,p2}".
-func formatSet(set uint64) string {
-	var ids []string
-	for i := range model.MaxNodes {
-		if set&(1<<i) != 0 {
-			ids = append(ids, model.NodeID(i).String())
-		}
-	}
-	return "{" + strings.Join(ids, ",") + "}"
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/invariants/linearizability"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -103,27 +104,8 @@ func TestElectedLeaderLeaseStepByStep(t *testing.T) {
 	p := NewRegister(3, 1, 1, LeaderReads)
 	p.Leader = ElectedLeader
 	sys := model.MustNewSystem[State, Msg](p, model.Config{})
-	w := sys.Init()
-	enabled := func(text string) bool {
-		for _, a := range sys.Actions(w, nil) {
-			if sys.FormatAction(w, a) == text {
-				return true
-			}
-		}
-		return false
-	}
-	do := func(text string) {
-		t.Helper()
-		for _, a := range sys.Actions(w, nil) {
-			if sys.FormatAction(w, a) == text {
-				next := &model.World[State, Msg]{}
-				sys.Apply(w, a, next)
-				w = next
-				return
-			}
-		}
-		t.Fatalf("%s is not enabled", text)
-	}
+	k := steptest.NewWalk(t, sys)
+	do, enabled := k.Do, k.Enabled
 	do("input p3 write /x 1")
 	do("deliver p3->p0 REQ(#0 setData(/x,1))")
 	do("fire p1 election")
@@ -132,13 +114,13 @@ func TestElectedLeaderLeaseStepByStep(t *testing.T) {
 	do("deliver p1->p2 VOTEREQ(e2)")
 	require.True(t, enabled("fire p0 lease-expiry"), "p1 and p2 voted in epoch 2: a majority no longer renews")
 	do("deliver p2->p1 VOTE(e2)")
-	require.Equal(t, Elected, w.Nodes[1].R.Role)
+	require.Equal(t, Elected, k.W.Nodes[1].R.Role)
 	require.False(t, enabled("fire p1 lease-wait"), "p0 still serves under its lease")
 	do("fire p0 lease-expiry")
-	require.Equal(t, Promised, w.Nodes[0].R.Role)
-	require.Equal(t, 1, w.InFlight(func(e model.Envelope[Msg]) bool {
+	require.Equal(t, Promised, k.W.Nodes[0].R.Role)
+	require.Equal(t, 1, k.W.InFlight(func(e model.Envelope[Msg]) bool {
 		return e.From == 0 && e.To == 3 && e.Msg.Kind == Reply && e.Msg.Res.Code == ConnLoss
 	}), "p0 owed p3 an answer: the connection is lost")
 	do("fire p1 lease-wait")
-	require.Equal(t, Discovery, w.Nodes[1].R.Role)
+	require.Equal(t, Discovery, k.W.Nodes[1].R.Role)
 }

@@ -56,16 +56,9 @@ func (p *Protocol) stepLock(self model.NodeID, s Client, ev model.Event[Msg], ou
 		s.Phase = Releasing
 		request(Op{Kind: OpDelete, Path: p.ownPath(self, s.Mine), Version: AnyVersion})
 	}
-	// reconnect: the connection is lost (or the server does not serve);
-	// the client moves to the next server, with its session and where it
-	// was in the recipe.
-	reconnect := func() {
-		s.Conn = uint8((int(s.Conn) + 1) % p.R)
+	// again: what the client asks anew on the next server (reconnect).
+	again := func() {
 		switch s.Phase {
-		case Creating:
-			// Whether n was created is unknown: give up, and let the
-			// session lapse, which removes n if it exists.
-			s.Phase = Failed
 		case Listing, Checking, Watching:
 			list() // the watch is gone with the connection: look again
 		case Releasing:
@@ -82,24 +75,13 @@ func (p *Protocol) stepLock(self model.NodeID, s Client, ev model.Event[Msg], ou
 			unlock()
 		}
 	case model.Timeout:
-		reconnect()
+		p.reconnect(&s, again)
 	case model.Receive:
 		m := ev.Msg
 		switch m.Kind {
 		case Reply:
-			res, ok := p.answer(ev, &s, out)
-			if !ok {
-				return s
-			}
-			switch res.Code {
-			case Refused, ConnLoss:
-				reconnect()
-				return s
-			case SessionExpired:
-				s.Phase = Failed
-				return s
-			}
-			switch s.Phase {
+			res, phase := p.answer(ev, &s, out, again)
+			switch phase {
 			case Creating: // 2
 				s.Mine = uint8(SeqOf(res.Path))
 				list()
@@ -146,18 +128,45 @@ func (p *Protocol) ask(s *Client, op Op, out *model.Out[Msg]) {
 	out.SetTimer(TimerConnLoss)
 }
 
-// answer takes the reply to the client's current request: from its
+// answer takes the answer to the client's current request: from its
 // server, numbered by its phase (anything else is a late answer on an old
-// connection, ignored: ok false); it stops the connection-loss timer and
-// notes the zxid seen.
-func (p *Protocol) answer(ev model.Event[Msg], s *Client, out *model.Out[Msg]) (Result, bool) {
+// connection, ignored); it stops the connection-loss timer and notes the
+// zxid seen. Then it deals with what every recipe does alike: a refusal
+// or a lost connection moves the client to the next server (reconnect,
+// where it asks again), an expired session fails it.
+// It returns the phase the answer is for, in which the recipe goes on, or
+// Idle (no request is sent while idle) when nothing is left to do.
+func (p *Protocol) answer(ev model.Event[Msg], s *Client, out *model.Out[Msg], again func()) (Result, LockPhase) {
 	m := ev.Msg
 	if m.Kind != Reply || ev.From != model.NodeID(s.Conn) || m.Seq != uint8(s.Phase) {
-		return Result{}, false
+		return Result{}, Idle
 	}
 	out.CancelTimer(TimerConnLoss)
 	s.Seen = max(s.Seen, m.N)
-	return m.Res, true
+	switch m.Res.Code {
+	case Refused, ConnLoss:
+		p.reconnect(s, again)
+		return m.Res, Idle
+	case SessionExpired:
+		s.Phase = Failed
+		return m.Res, Idle
+	}
+	return m.Res, s.Phase
+}
+
+// reconnect: the connection is lost (or the server does not serve); the
+// client moves to the next server, with its session and where it was in
+// the recipe. A create whose outcome is unknown (n, or the barrier's ready
+// znode) is given up: the client fails, and its session lapses, which
+// removes the znode if it exists. Anything else the recipe asks again
+// there.
+func (p *Protocol) reconnect(s *Client, again func()) {
+	s.Conn = uint8((int(s.Conn) + 1) % p.R)
+	if s.Phase == Creating || s.Phase == Readying {
+		s.Phase = Failed
+		return
+	}
+	again()
 }
 
 // seqDir is the znode the sequential recipes create their znodes under.

@@ -1,11 +1,6 @@
 package coordination
 
-import (
-	"fmt"
-
-	quote "github.com/coordcheck/coordcheck/internal/clip"
-	"github.com/coordcheck/coordcheck/model"
-)
+import "github.com/coordcheck/coordcheck/model"
 
 // LockDelay is Chubby's lock-delay (seed 004, "Use of Sequences": "one
 // approach is to prevent other clients from getting the lock if a lock
@@ -37,12 +32,7 @@ func (d LockDelay) String() string { return lockDelayNames[d] }
 
 // ParseLockDelay reads "none", "short" or "long".
 func ParseLockDelay(s string) (LockDelay, error) {
-	for i, n := range lockDelayNames {
-		if n == s {
-			return LockDelay(i), nil
-		}
-	}
-	return 0, fmt.Errorf("lockdelay=%s: want none, short or long", quote.Quote(s))
+	return parseName[LockDelay]("lockdelay", lockDelayNames[:], s)
 }
 
 // lockDelayOver says whether the lock-delay of client c's session has run

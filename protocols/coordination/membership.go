@@ -3,6 +3,7 @@ package coordination
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/internal/nodeset"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -44,11 +45,9 @@ func (p *Protocol) stepMember(self model.NodeID, s Client, ev model.Event[Msg], 
 		s.Phase = Listing
 		p.ask(&s, Op{Kind: OpGetChildren, Path: GroupDir, Flags: Watch}, out)
 	}
-	reconnect := func() {
-		s.Conn = uint8((int(s.Conn) + 1) % p.R)
+	// again: what the client asks anew on the next server (reconnect).
+	again := func() {
 		switch s.Phase {
-		case Creating:
-			s.Phase = Failed // the outcome is unknown: give up
 		case Listing, Watching:
 			list() // the watch is gone with the connection
 		}
@@ -64,7 +63,7 @@ func (p *Protocol) stepMember(self model.NodeID, s Client, ev model.Event[Msg], 
 			p.ask(&s, Op{Kind: OpCreate, Path: p.memberPath(GroupDir, self), Flags: flags}, out)
 		}
 	case model.Timeout:
-		reconnect()
+		p.reconnect(&s, again)
 	case model.Receive:
 		m := ev.Msg
 		if m.Kind == Notify {
@@ -73,19 +72,8 @@ func (p *Protocol) stepMember(self model.NodeID, s Client, ev model.Event[Msg], 
 			}
 			return s
 		}
-		res, ok := p.answer(ev, &s, out)
-		if !ok {
-			return s
-		}
-		switch res.Code {
-		case Refused, ConnLoss:
-			reconnect()
-			return s
-		case SessionExpired:
-			s.Phase = Failed
-			return s
-		}
-		switch s.Phase {
+		res, phase := p.answer(ev, &s, out, again)
+		switch phase {
 		case Creating:
 			list()
 		case Listing:
@@ -127,5 +115,5 @@ func (p *Protocol) ViewConverges() Invariant {
 
 // formatView: "{p3,p4}".
 func (p *Protocol) formatView(v uint8) string {
-	return formatSet(uint64(v) << p.R)
+	return nodeset.Format(uint64(v) << p.R)
 }

@@ -2,6 +2,8 @@ package coordination
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	quote "github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants"
@@ -25,13 +27,16 @@ var readNames = [...]string{LeaderReads: "leader", LocalReads: "local", SyncRead
 func (m ReadMode) String() string { return readNames[m] }
 
 // ParseReadMode reads "leader", "local" or "sync".
-func ParseReadMode(s string) (ReadMode, error) {
-	for i, n := range readNames {
-		if n == s {
-			return ReadMode(i), nil
-		}
+func ParseReadMode(s string) (ReadMode, error) { return parseName[ReadMode]("reads", readNames[:], s) }
+
+// parseName is the value of a mode T whose name among names is s, the
+// value of parameter param; an error names the words it may be.
+func parseName[T ~uint8](param string, names []string, s string) (T, error) {
+	if i := slices.Index(names, s); i >= 0 {
+		return T(i), nil
 	}
-	return 0, fmt.Errorf("reads=%s: want leader, local or sync", quote.Quote(s))
+	last := len(names) - 1
+	return 0, fmt.Errorf("%s=%s: want %s or %s", param, quote.Quote(s), strings.Join(names[:last], ", "), names[last])
 }
 
 // Workload is what the clients do.
@@ -265,26 +270,20 @@ func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model
 		}
 		return dst
 	}
+	// What an idle client asks for, and what one that holds it gives up
+	// (none: a member or a leader stays).
+	var want, release model.Input = InputLock, InputUnlock
 	switch p.Workload {
 	case BarrierClients:
-		switch c.Phase {
-		case Idle:
-			dst = append(dst, InputEnter)
-		case Held:
-			dst = append(dst, InputLeave)
-		}
-		return dst
+		want, release = InputEnter, InputLeave
 	case MemberClients, ElectionClients:
-		if c.Phase == Idle {
-			dst = append(dst, InputJoin)
-		}
-		return dst
+		want, release = InputJoin, ""
 	}
-	switch c.Phase {
-	case Idle:
-		dst = append(dst, InputLock)
-	case Held:
-		dst = append(dst, InputUnlock)
+	switch {
+	case c.Phase == Idle:
+		dst = append(dst, want)
+	case c.Phase == Held && release != "":
+		dst = append(dst, release)
 	}
 	return dst
 }

@@ -35,13 +35,9 @@ func (p *Protocol) stepSimpleLock(self model.NodeID, s Client, ev model.Event[Ms
 		s.Phase = Releasing
 		p.ask(&s, Op{Kind: OpDelete, Path: SimpleLockPath, Version: AnyVersion}, out)
 	}
-	// reconnect: the next server; a create whose outcome is unknown is
-	// given up (as in lock.go), the rest is asked again.
-	reconnect := func() {
-		s.Conn = uint8((int(s.Conn) + 1) % p.R)
+	// again: what the client asks anew on the next server (reconnect).
+	again := func() {
 		switch s.Phase {
-		case Creating:
-			s.Phase = Failed
 		case Checking, Watching:
 			create()
 		case Releasing:
@@ -57,7 +53,7 @@ func (p *Protocol) stepSimpleLock(self model.NodeID, s Client, ev model.Event[Ms
 			unlock()
 		}
 	case model.Timeout:
-		reconnect()
+		p.reconnect(&s, again)
 	case model.Receive:
 		m := ev.Msg
 		if m.Kind == Notify {
@@ -66,19 +62,8 @@ func (p *Protocol) stepSimpleLock(self model.NodeID, s Client, ev model.Event[Ms
 			}
 			return s
 		}
-		res, ok := p.answer(ev, &s, out)
-		if !ok {
-			return s
-		}
-		switch res.Code {
-		case Refused, ConnLoss:
-			reconnect()
-			return s
-		case SessionExpired:
-			s.Phase = Failed
-			return s
-		}
-		switch s.Phase {
+		res, phase := p.answer(ev, &s, out, again)
+		switch phase {
 		case Creating:
 			if res.Code == OK {
 				s.Phase = Held

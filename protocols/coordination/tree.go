@@ -157,29 +157,37 @@ func (t *Tree) Apply(client uint8, op Op) (Result, []Event) {
 	case OpCreate:
 		return t.create(client, op)
 	case OpDelete:
-		i, ok := t.find(op.Path)
-		switch {
-		case !ok:
-			return Result{Code: NoNode}, nil
-		case op.Version != AnyVersion && uint8(op.Version) != t.Nodes[i].Version:
-			return Result{Code: BadVersion}, nil
-		case len(t.children(op.Path)) > 0:
-			return Result{Code: NotEmpty}, nil
+		i, code := t.versioned(op)
+		if code == OK && len(t.children(op.Path)) > 0 {
+			code = NotEmpty
+		}
+		if code != OK {
+			return Result{Code: code}, nil
 		}
 		return Result{}, t.remove(i)
 	case OpSetData:
-		i, ok := t.find(op.Path)
-		switch {
-		case !ok:
-			return Result{Code: NoNode}, nil
-		case op.Version != AnyVersion && uint8(op.Version) != t.Nodes[i].Version:
-			return Result{Code: BadVersion}, nil
+		i, code := t.versioned(op)
+		if code != OK {
+			return Result{Code: code}, nil
 		}
 		t.Nodes[i].Data = op.Data
 		t.Nodes[i].Version++
 		return Result{}, []Event{{op.Path, Changed}}
 	}
 	return Result{}, nil
+}
+
+// versioned finds the znode a delete or setData acts on: NoNode when
+// there is none, BadVersion when op names a version other than its own.
+func (t *Tree) versioned(op Op) (int, Code) {
+	i, ok := t.find(op.Path)
+	switch {
+	case !ok:
+		return i, NoNode
+	case op.Version != AnyVersion && uint8(op.Version) != t.Nodes[i].Version:
+		return i, BadVersion
+	}
+	return i, OK
 }
 
 func (t *Tree) create(client uint8, op Op) (Result, []Event) {

@@ -44,16 +44,9 @@ func (p *Protocol) stepChubby(self model.NodeID, s State, ev model.Event[Msg], o
 		switch m.Kind {
 		case VoteReq:
 			// "Each server votes for at most one leader": once an epoch.
-			var granted bool
-			if s.Ballot, granted = s.Ballot.Grant(m.Epoch); granted {
-				out.Send(from, Msg{Vote, s.Epoch})
-			}
+			grant(&s, from, m.Epoch, Vote, out)
 		case Vote:
-			if s.Role != Candidate {
-				return s
-			}
-			var won bool
-			if s.Ballot, won = s.Ballot.Count(from, m.Epoch, p.R); !won {
+			if !p.won(&s, from, m.Epoch) {
 				return s
 			}
 			// "Server with majority of votes becomes new leader, and

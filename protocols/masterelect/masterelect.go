@@ -31,6 +31,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/nodeset"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -203,6 +204,26 @@ func (p *Protocol) broadcast(self model.NodeID, m Msg, out *model.Out[Msg]) {
 	}
 }
 
+// grant answers candidate from's request in epoch with reply (Chubby's
+// VOTE, ZooKeeper's ACK) when the ballot grants it: at most once an epoch.
+func grant(s *State, from model.NodeID, epoch uint8, reply Kind, out *model.Out[Msg]) {
+	var granted bool
+	if s.Ballot, granted = s.Ballot.Grant(epoch); granted {
+		out.Send(from, Msg{reply, epoch})
+	}
+}
+
+// won counts from's vote (or ACK) in epoch for a candidate, and reports
+// whether it now has a majority.
+func (p *Protocol) won(s *State, from model.NodeID, epoch uint8) bool {
+	if s.Role != Candidate {
+		return false
+	}
+	var won bool
+	s.Ballot, won = s.Ballot.Count(from, epoch, p.R)
+	return won
+}
+
 // Recover restarts a crashed server (model.Restarter) from its stable
 // storage, its epoch and its vote ("each server votes for at most one
 // leader" must survive a crash): as a follower that knows no master, its
@@ -272,7 +293,7 @@ func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 		b.WriteString(" serving")
 	}
 	if s.Role == Candidate {
-		b.WriteString(" votes=" + formatSet(s.Votes))
+		b.WriteString(" votes=" + nodeset.Format(uint64(s.Votes)))
 	}
 	if s.Role != Master && s.Leader != 0 {
 		fmt.Fprintf(&b, " leader=p%d", s.Leader-1)
@@ -284,16 +305,6 @@ func (p *Protocol) FormatState(_ model.NodeID, s State) string {
 		fmt.Fprintf(&b, " watch=p%d", s.Watch-1)
 	}
 	return b.String()
-}
-
-func formatSet(set uint8) string {
-	var ids []string
-	for i := range 8 {
-		if set&(1<<i) != 0 {
-			ids = append(ids, model.NodeID(i).String())
-		}
-	}
-	return "{" + strings.Join(ids, ",") + "}"
 }
 
 func count(set uint8) int { return bits.OnesCount8(set) }

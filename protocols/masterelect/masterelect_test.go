@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -53,7 +54,7 @@ func TestNewMasterWaitsOutTheOldLease(t *testing.T) {
 	tr := rep.Counterexample
 	require.Equal(t, OneServingName, tr.Property)
 	require.Equal(t, "p0 (epoch 1) and p1 (epoch 2) serve as masters at once", tr.Detail)
-	require.Equal(t, []string{"partition {p0}|{p1,p2}", "fire p1 election", "deliver p1->p2 VOTEREQ(e2)", "deliver p2->p1 VOTE(e2)"}, actions(tr))
+	require.Equal(t, []string{"partition {p0}|{p1,p2}", "fire p1 election", "deliver p1->p2 VOTEREQ(e2)", "deliver p2->p1 VOTE(e2)"}, steptest.Actions(tr))
 	require.Equal(t, uint64(36), rep.States)
 }
 
@@ -65,27 +66,8 @@ func TestMinorityCannotElect(t *testing.T) {
 	f, err := model.ParseFaults("partition=2")
 	require.NoError(t, err)
 	sys := model.MustNewSystem[State, Msg](p, model.Config{Faults: f})
-	w := sys.Init()
-	do := func(text string) {
-		t.Helper()
-		for _, a := range sys.Actions(w, nil) {
-			if sys.FormatAction(w, a) == text {
-				next := &model.World[State, Msg]{}
-				sys.Apply(w, a, next)
-				w = next
-				return
-			}
-		}
-		t.Fatalf("%s is not enabled", text)
-	}
-	enabled := func(text string) bool {
-		for _, a := range sys.Actions(w, nil) {
-			if sys.FormatAction(w, a) == text {
-				return true
-			}
-		}
-		return false
-	}
+	k := steptest.NewWalk(t, sys)
+	do, enabled := k.Do, k.Enabled
 	do("partition {p0,p1}|{p2}")
 	require.False(t, enabled("fire p2 election"), "p2 alone cannot reach a majority")
 	require.False(t, enabled("fire p0 lease-expiry"), "p0 and p1 still renew the lease")
@@ -98,14 +80,6 @@ func TestMinorityCannotElect(t *testing.T) {
 	require.False(t, enabled("fire p1 lease-wait"), "p0 still serves under its lease")
 	do("fire p0 lease-expiry")
 	require.True(t, enabled("fire p1 lease-wait"))
-}
-
-func actions(tr *checker.Trace) []string {
-	var as []string
-	for _, s := range tr.Steps {
-		as = append(as, s.Action)
-	}
-	return as
 }
 
 // The notes' ZooKeeper scheme with two crashes among five: the leader p4

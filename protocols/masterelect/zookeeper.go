@@ -62,16 +62,9 @@ func (p *Protocol) stepZooKeeper(self model.NodeID, s State, ev model.Event[Msg]
 			// "Each process responds with ACK to at most one leader": once
 			// an epoch. Only the failed leader's next-lower id asks, so the
 			// one asking is the highest id alive.
-			if m.Epoch == s.Epoch && !s.Voted {
-				s.Voted = true
-				out.Send(from, Msg{Ack, m.Epoch})
-			}
+			grant(&s, from, m.Epoch, Ack, out)
 		case Ack:
-			if s.Role != Candidate || m.Epoch != s.Epoch {
-				return s
-			}
-			s.Votes |= 1 << from
-			if count(s.Votes) >= p.majority() {
+			if p.won(&s, from, m.Epoch) {
 				// "Leader waits for a majority of ACKs and then sends
 				// COMMIT to all".
 				s.Role, s.Leader, s.Votes = Master, uint8(self)+1, 0

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/nodeset"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -211,22 +212,7 @@ func FormatSending(t Transmission) string {
 	if !t.Busy() {
 		return ""
 	}
-	return " sending=" + FormatSet(uint64(t.Left))
-}
-
-// FormatSet is "{p0,p2}" for the set bits of set.
-func FormatSet(set uint64) string {
-	s := "{"
-	for i := 0; set != 0; i++ {
-		if set&(1<<i) != 0 {
-			set &^= 1 << i
-			s += model.NodeID(i).String()
-			if set != 0 {
-				s += ","
-			}
-		}
-	}
-	return s + "}"
+	return " sending=" + nodeset.Format(uint64(t.Left))
 }
 
 // TimerName names the shared timer, for protocols that have no other:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/spintest"
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -71,11 +72,7 @@ func TestChangRobertsLosesLivenessWhenTheLeaderCrashes(t *testing.T) {
 		cex := rep.Counterexample
 		require.Equal(t, checker.DeadlockProperty, cex.Property)
 		require.Equal(t, "no action is enabled and p1, p2 and p3 still wait", cex.Detail)
-		var acts []string
-		for _, s := range cex.Steps {
-			acts = append(acts, s.Action)
-		}
-		require.Equal(t, c.acts, acts)
+		require.Equal(t, c.acts, steptest.Actions(cex))
 	}
 }
 

@@ -16,14 +16,12 @@ import (
 )
 
 // Protocol is best-effort multicast among N processes.
-type Protocol struct {
-	N        int
-	Workload multicast.Workload
-	multicast.Codec[State, Msg]
-}
+type Protocol struct{ multicast.Base[State, Msg] }
 
 // New returns best-effort multicast for n processes under wl.
-func New(n int, wl multicast.Workload) *Protocol { return &Protocol{N: n, Workload: wl} }
+func New(n int, wl multicast.Workload) *Protocol {
+	return &Protocol{multicast.NewBase[State, Msg](n, wl)}
+}
 
 // State is one process's state.
 type State struct {
@@ -39,12 +37,6 @@ type Msg struct {
 
 var _ model.Protocol[State, Msg] = (*Protocol)(nil)
 
-// Nodes is N.
-func (p *Protocol) Nodes() int { return p.N }
-
-// Init: nothing multicast, nothing delivered.
-func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
-
 // Inputs: the workload's multicasts.
 func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
 	return p.Workload.Inputs(self, s.Made, s.Sending.Busy(), s.Heard, dst)
@@ -59,12 +51,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		multicast.Begin(self, p.N, &s.Made, &s.Sending, out)
 	case model.Timeout:
 		// One more destination (multicast.Transmission).
-		var to model.NodeID
-		to, s.Sending = s.Sending.Next(self, p.N)
-		out.Send(to, Msg{ID: multicast.MsgID{Sender: self, Seq: s.Made}})
-		if s.Sending.Busy() {
-			out.SetTimer(multicast.Transmit)
-		}
+		multicast.SendNext(self, p.N, &s.Sending, Msg{ID: multicast.MsgID{Sender: self, Seq: s.Made}}, out)
 	case model.Receive:
 		// Whatever arrives is delivered: no numbers checked, no
 		// acknowledgement, nothing kept.

@@ -16,11 +16,7 @@ import (
 )
 
 // Protocol is causal multicast among N processes.
-type Protocol struct {
-	N        int
-	Workload multicast.Workload
-	multicast.Codec[State, Msg]
-}
+type Protocol struct{ multicast.Base[State, Msg] }
 
 // New returns causal multicast for n processes under wl; (n-1) * msgs
 // must not exceed multicast.MaxHeld.
@@ -28,7 +24,7 @@ func New(n int, wl multicast.Workload) (*Protocol, error) {
 	if (n-1)*wl.Msgs > multicast.MaxHeld {
 		return nil, fmt.Errorf("causal multicast holds back at most %d messages: (n-1)*msgs = %d", multicast.MaxHeld, (n-1)*wl.Msgs)
 	}
-	return &Protocol{N: n, Workload: wl}, nil
+	return &Protocol{multicast.NewBase[State, Msg](n, wl)}, nil
 }
 
 // VC is a vector clock: entry k counts the messages of P_k delivered.
@@ -53,12 +49,6 @@ func (m Msg) Key() multicast.MsgID { return m.ID }
 
 var _ model.Protocol[State, Msg] = (*Protocol)(nil)
 
-// Nodes is N.
-func (p *Protocol) Nodes() int { return p.N }
-
-// Init: all clocks zero.
-func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
-
 // Inputs: the workload's multicasts.
 func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
 	heard := false
@@ -78,12 +68,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		s.Stamp = s.VC
 	case model.Timeout:
 		// One more destination (multicast.Transmission).
-		var to model.NodeID
-		to, s.Sending = s.Sending.Next(self, p.N)
-		out.Send(to, Msg{ID: multicast.MsgID{Sender: self, Seq: s.Stamp[self]}, VC: s.Stamp})
-		if s.Sending.Busy() {
-			out.SetTimer(multicast.Transmit)
-		}
+		multicast.SendNext(self, p.N, &s.Sending, Msg{ID: multicast.MsgID{Sender: self, Seq: s.Stamp[self]}, VC: s.Stamp}, out)
 	case model.Receive:
 		m := ev.Msg
 		if m.VC[m.ID.Sender] <= s.VC[m.ID.Sender] {

@@ -16,20 +16,17 @@ import (
 )
 
 // Protocol is FIFO multicast among N processes.
-type Protocol struct {
-	N        int
-	Workload multicast.Workload
-	multicast.Codec[State, Msg]
-}
+type Protocol struct{ multicast.PeerBase[State, Msg] }
 
 // New returns FIFO multicast for n processes under wl.
-func New(n int, wl multicast.Workload) *Protocol { return &Protocol{N: n, Workload: wl} }
+func New(n int, wl multicast.Workload) *Protocol {
+	return &Protocol{multicast.NewPeerBase[State, Msg](n, wl)}
+}
 
-// State is one process's state.
+// State is one process's state: S_P, the multicast under way, L_Q(P) and
+// the hold-back queue (multicast.Peer), nothing more.
 type State struct {
-	Made    uint8                  // S_P of its latest multicast
-	Sending multicast.Transmission // destinations of the latest multicast still to reach
-	R       multicast.Receiver     // L_Q(P) and the hold-back queue
+	multicast.Peer
 }
 
 // Msg is a multicast message, numbered by its sender.
@@ -39,40 +36,23 @@ type Msg struct {
 
 var _ model.Protocol[State, Msg] = (*Protocol)(nil)
 
-// Nodes is N.
-func (p *Protocol) Nodes() int { return p.N }
-
-// Init: nothing multicast, nothing delivered.
-func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
-
-// Inputs: the workload's multicasts.
-func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	return p.Workload.Inputs(self, s.Made, s.Sending.Busy(), s.R.Heard(self), dst)
-}
-
 // Step applies the rules.
 func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
 	switch ev.Kind {
 	case model.Environment:
 		// "Using sequence numbers per sender": the next number; the
 		// sender delivers its own message at once.
-		m := multicast.Begin(self, p.N, &s.Made, &s.Sending, out)
-		s.R.Delivered(m)
+		multicast.BeginPeer(self, p.N, &s.Peer, out)
 	case model.Timeout:
 		// One more destination (multicast.Transmission).
-		var to model.NodeID
-		to, s.Sending = s.Sending.Next(self, p.N)
-		out.Send(to, Msg{ID: multicast.MsgID{Sender: self, Seq: s.Made}})
-		if s.Sending.Busy() {
-			out.SetTimer(multicast.Transmit)
-		}
+		multicast.SendNext(self, p.N, &s.Sending, Msg{ID: multicast.MsgID{Sender: self, Seq: s.Made}}, out)
 	case model.Receive:
 		m := ev.Msg.ID
 		switch s.R.Classify(m) {
 		case multicast.InOrder:
 			// Its number is reached: deliver it, then whatever of the
 			// same sender the hold-back queue now lets through.
-			deliverFrom(&s.R, m, out)
+			multicast.DeliverFrom(&s.R, m, out)
 		case multicast.Ahead:
 			// "A message delivery is delayed (in a hold-back queue)
 			// until its sequence number is reached."
@@ -82,15 +62,6 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		}
 	}
 	return s
-}
-
-// deliverFrom delivers m, which is in order, and the messages of its
-// sender that follow it in the hold-back queue.
-func deliverFrom(r *multicast.Receiver, m multicast.MsgID, out *model.Out[Msg]) {
-	for ok := true; ok; m, ok = r.TakeNext(m.Sender) {
-		out.Output(invariants.DeliverRecord(m))
-		r.Delivered(m)
-	}
 }
 
 // FormatState is "made=1 L=(1,0,0) held={p1#2}".

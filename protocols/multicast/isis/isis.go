@@ -73,8 +73,7 @@ const (
 
 // Protocol is ISIS total order among N processes under a workload.
 type Protocol struct {
-	N        int
-	Workload multicast.Workload
+	multicast.Group
 	TieBreak bool // a proposal carries its proposer's id (the notes)
 	Choose   Choice
 	Order    Order
@@ -82,7 +81,7 @@ type Protocol struct {
 
 // New returns the notes' ISIS for n processes under wl.
 func New(n int, wl multicast.Workload) *Protocol {
-	return &Protocol{N: n, Workload: wl, TieBreak: true}
+	return &Protocol{Group: multicast.Group{N: n, Workload: wl}, TieBreak: true}
 }
 
 // ID names a message: its sender and the sender's own number, from 1.
@@ -148,9 +147,6 @@ type Msg struct {
 }
 
 var _ model.Protocol[State, Msg] = (*Protocol)(nil)
-
-// Nodes is N.
-func (p *Protocol) Nodes() int { return p.N }
 
 // Init: A = P = 0, nothing queued.
 func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }

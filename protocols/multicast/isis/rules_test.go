@@ -5,35 +5,21 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
-// run applies one event to node self in state s and returns the new state,
-// the messages sent ("p1 MSG(p0#1)") and the records output.
-func run(p *Protocol, self model.NodeID, s State, ev model.Event[Msg]) (State, []string, []string) {
-	var out model.Out[Msg]
-	s = p.Step(self, s, ev, &out)
-	var sends []string
-	out.Sends(func(to model.NodeID, m Msg) { sends = append(sends, to.String()+" "+p.FormatMsg(m)) })
-	return s, sends, append([]string(nil), out.Outputs()...)
-}
-
-func mcast() model.Event[Msg] {
-	return model.Event[Msg]{Kind: model.Environment, Input: multicast.Input}
-}
-
-func recv(from model.NodeID, m Msg) model.Event[Msg] {
-	return model.Event[Msg]{Kind: model.Receive, From: from, Msg: m}
-}
-
 func id(p model.NodeID, seq uint8) ID { return ID{Sender: p, Seq: seq} }
+
+// mcast is the application's request to multicast.
+var mcast = steptest.Input[Msg](multicast.Input)
 
 // Seed 001, total ordering (b), 1: "the sender multicasts message m"; the
 // sender proposes to itself, P = max(A, P) + 1, and queues m.
 func TestRule1SenderMulticasts(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 1, Senders: 3})
-	s, sends, recs := run(p, 0, State{A: 4, P: 2}, mcast())
+	s, sends, recs := steptest.Apply(p, 0, State{A: 4, P: 2}, mcast)
 	require.Equal(t, []string{"p1 MSG(p0#1)", "p2 MSG(p0#1)"}, sends)
 	require.Equal(t, []string{"mcast p0#1"}, recs)
 	require.Equal(t, uint16(5), s.P)
@@ -47,14 +33,14 @@ func TestRule1SenderMulticasts(t *testing.T) {
 func TestRule2ReceiverProposes(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 1, Senders: 3})
 	s := State{A: 3, P: 1, Queue: []Entry{{ID: id(1, 1), Tag: Tag{5, 2}, Agreed: true}}}
-	s, sends, recs := run(p, 2, s, recv(0, Msg{Kind: Message, ID: id(0, 1)}))
+	s, sends, recs := steptest.Apply(p, 2, s, steptest.Receive(0, Msg{Kind: Message, ID: id(0, 1)}))
 	require.Equal(t, []string{"p0 PROPOSE(#1,4/p2)"}, sends)
 	require.Empty(t, recs, "p1#1 waits: it is behind p0#1, whose number is not agreed")
 	require.Equal(t, uint16(4), s.P)
 	require.Equal(t, []Entry{{ID: id(0, 1), Tag: Tag{4, 2}}, {ID: id(1, 1), Tag: Tag{5, 2}, Agreed: true}}, s.Queue)
 
 	// P_j = max(A_j, P_j) + 1 also when P_j is the larger.
-	s, sends, _ = run(p, 2, s, recv(1, Msg{Kind: Message, ID: id(1, 2)}))
+	s, sends, _ = steptest.Apply(p, 2, s, steptest.Receive(1, Msg{Kind: Message, ID: id(1, 2)}))
 	require.Equal(t, []string{"p1 PROPOSE(#2,5/p2)"}, sends)
 }
 
@@ -63,20 +49,20 @@ func TestRule2ReceiverProposes(t *testing.T) {
 // the larger proposer id.
 func TestRule3SenderChoosesLargest(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 1, Senders: 3})
-	s, _, _ := run(p, 0, State{}, mcast()) // own proposal 1/p0
-	s, sends, _ := run(p, 0, s, recv(1, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{2, 1}}))
+	s, _, _ := steptest.Apply(p, 0, State{}, mcast) // own proposal 1/p0
+	s, sends, _ := steptest.Apply(p, 0, s, steptest.Receive(1, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{2, 1}}))
 	require.Empty(t, sends, "one proposal is still missing")
-	s, sends, recs := run(p, 0, s, recv(2, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{2, 2}}))
+	s, sends, recs := steptest.Apply(p, 0, s, steptest.Receive(2, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{2, 2}}))
 	require.Equal(t, []string{"p1 AGREED(p0#1,2/p2)", "p2 AGREED(p0#1,2/p2)"}, sends)
 	require.Equal(t, []string{"deliver p0#1"}, recs)
 	require.Empty(t, s.Own)
 	require.Equal(t, uint16(2), s.A)
 
 	// The broken variant picks the smallest.
-	q := &Protocol{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}, TieBreak: true, Choose: ChooseSmallest}
-	s, _, _ = run(q, 0, State{P: 2}, mcast()) // own proposal 3/p0
-	s, _, _ = run(q, 0, s, recv(1, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{1, 1}}))
-	_, sends, _ = run(q, 0, s, recv(2, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{2, 2}}))
+	q := &Protocol{Group: multicast.Group{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}}, TieBreak: true, Choose: ChooseSmallest}
+	s, _, _ = steptest.Apply(q, 0, State{P: 2}, mcast) // own proposal 3/p0
+	s, _, _ = steptest.Apply(q, 0, s, steptest.Receive(1, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{1, 1}}))
+	_, sends, _ = steptest.Apply(q, 0, s, steptest.Receive(2, Msg{Kind: Propose, ID: ID{Seq: 1}, Tag: Tag{2, 2}}))
 	require.Equal(t, []string{"p1 AGREED(p0#1,1/p1)", "p2 AGREED(p0#1,1/p1)"}, sends)
 }
 
@@ -87,12 +73,12 @@ func TestRules4And5AgreeReorderDeliver(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 1, Senders: 3})
 	s := State{P: 2, Queue: []Entry{{ID: id(0, 1), Tag: Tag{1, 2}}, {ID: id(1, 1), Tag: Tag{2, 2}}}}
 	// p0#1 agreed at 3: it moves behind p1#1, which is not agreed.
-	s, _, recs := run(p, 2, s, recv(0, Msg{Kind: Agreed, ID: id(0, 1), Tag: Tag{3, 1}}))
+	s, _, recs := steptest.Apply(p, 2, s, steptest.Receive(0, Msg{Kind: Agreed, ID: id(0, 1), Tag: Tag{3, 1}}))
 	require.Empty(t, recs)
 	require.Equal(t, uint16(3), s.A)
 	require.Equal(t, []Entry{{ID: id(1, 1), Tag: Tag{2, 2}}, {ID: id(0, 1), Tag: Tag{3, 1}, Agreed: true}}, s.Queue)
 	// p1#1 agreed at 2: both are delivered, in number order.
-	s, _, recs = run(p, 2, s, recv(1, Msg{Kind: Agreed, ID: id(1, 1), Tag: Tag{2, 2}}))
+	s, _, recs = steptest.Apply(p, 2, s, steptest.Receive(1, Msg{Kind: Agreed, ID: id(1, 1), Tag: Tag{2, 2}}))
 	require.Equal(t, []string{"deliver p1#1", "deliver p0#1"}, recs)
 	require.Empty(t, s.Queue)
 }
@@ -101,23 +87,23 @@ func TestRules4And5AgreeReorderDeliver(t *testing.T) {
 // queued: two processes that queued them in different orders deliver them
 // in different orders.
 func TestNoTieBreakKeepsArrivalOrder(t *testing.T) {
-	p := &Protocol{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}}
+	p := &Protocol{Group: multicast.Group{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}}}
 	s := State{Queue: []Entry{{ID: id(0, 1), Tag: Tag{Num: 1}}, {ID: id(1, 1), Tag: Tag{Num: 2}}}}
-	s, _, _ = run(p, 2, s, recv(1, Msg{Kind: Agreed, ID: id(1, 1), Tag: Tag{Num: 2}}))
-	_, _, recs := run(p, 2, s, recv(0, Msg{Kind: Agreed, ID: id(0, 1), Tag: Tag{Num: 2}}))
+	s, _, _ = steptest.Apply(p, 2, s, steptest.Receive(1, Msg{Kind: Agreed, ID: id(1, 1), Tag: Tag{Num: 2}}))
+	_, _, recs := steptest.Apply(p, 2, s, steptest.Receive(0, Msg{Kind: Agreed, ID: id(0, 1), Tag: Tag{Num: 2}}))
 	require.Equal(t, []string{"deliver p1#1", "deliver p0#1"}, recs)
-	_, sends, _ := run(p, 1, State{}, recv(0, Msg{Kind: Message, ID: id(0, 1)}))
+	_, sends, _ := steptest.Apply(p, 1, State{}, steptest.Receive(0, Msg{Kind: Message, ID: id(0, 1)}))
 	require.Equal(t, []string{"p0 PROPOSE(#1,1)"}, sends, "a proposal carries no id")
 }
 
 // FIFO+total: a receiver proposes for a sender's messages in their order
 // (S_P = L_Q(P) + 1), holding back the early ones.
 func TestFIFOLayerHoldsBack(t *testing.T) {
-	p := &Protocol{N: 3, Workload: multicast.Workload{Msgs: 2, Senders: 3}, TieBreak: true, Order: FIFOTotal}
-	s, sends, _ := run(p, 2, State{}, recv(0, Msg{Kind: Message, ID: id(0, 2)}))
+	p := &Protocol{Group: multicast.Group{N: 3, Workload: multicast.Workload{Msgs: 2, Senders: 3}}, TieBreak: true, Order: FIFOTotal}
+	s, sends, _ := steptest.Apply(p, 2, State{}, steptest.Receive(0, Msg{Kind: Message, ID: id(0, 2)}))
 	require.Empty(t, sends)
 	require.Equal(t, []Early{{ID: id(0, 2)}}, s.Early)
-	s, sends, _ = run(p, 2, s, recv(0, Msg{Kind: Message, ID: id(0, 1)}))
+	s, sends, _ = steptest.Apply(p, 2, s, steptest.Receive(0, Msg{Kind: Message, ID: id(0, 1)}))
 	require.Equal(t, []string{"p0 PROPOSE(#1,1/p2)", "p0 PROPOSE(#2,2/p2)"}, sends)
 	require.Empty(t, s.Early)
 	require.Equal(t, uint8(2), s.VC[0])
@@ -126,15 +112,15 @@ func TestFIFOLayerHoldsBack(t *testing.T) {
 // Causal+total: conditions a. VC(m)[i] = VC_j[i]+1 and b. VC(m)[k] <=
 // VC_j[k] for k != i; the sender increases VC[i] only when sending.
 func TestCausalLayerConditions(t *testing.T) {
-	p := &Protocol{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}, TieBreak: true, Order: CausalTotal}
-	s, sends, _ := run(p, 1, State{VC: VC{1, 0, 0}}, mcast())
+	p := &Protocol{Group: multicast.Group{N: 3, Workload: multicast.Workload{Msgs: 1, Senders: 3}}, TieBreak: true, Order: CausalTotal}
+	s, sends, _ := steptest.Apply(p, 1, State{VC: VC{1, 0, 0}}, mcast)
 	require.Equal(t, []string{"p0 MSG(p1#1,[1,1,0])", "p2 MSG(p1#1,[1,1,0])"}, sends)
 	require.Equal(t, VC{1, 1, 0}, s.VC)
 
 	// p2 has not seen p0#1, which p1 had seen: b. fails, m waits.
-	r, sends, _ := run(p, 2, State{}, recv(1, Msg{Kind: Message, ID: id(1, 1), VC: VC{1, 1, 0}}))
+	r, sends, _ := steptest.Apply(p, 2, State{}, steptest.Receive(1, Msg{Kind: Message, ID: id(1, 1), VC: VC{1, 1, 0}}))
 	require.Empty(t, sends)
-	r, sends, _ = run(p, 2, r, recv(0, Msg{Kind: Message, ID: id(0, 1), VC: VC{1, 0, 0}}))
+	r, sends, _ = steptest.Apply(p, 2, r, steptest.Receive(0, Msg{Kind: Message, ID: id(0, 1), VC: VC{1, 0, 0}}))
 	require.Equal(t, []string{"p0 PROPOSE(#1,1/p2)", "p1 PROPOSE(#1,2/p2)"}, sends)
 	require.Equal(t, VC{1, 1, 0}, r.VC)
 }
@@ -142,7 +128,7 @@ func TestCausalLayerConditions(t *testing.T) {
 // States and messages survive their encoding, in every layer.
 func TestCodecRoundTrip(t *testing.T) {
 	for _, o := range []Order{Total, FIFOTotal, CausalTotal} {
-		p := &Protocol{N: 3, Workload: multicast.Workload{Msgs: 2, Senders: 3}, TieBreak: true, Order: o}
+		p := &Protocol{Group: multicast.Group{N: 3, Workload: multicast.Workload{Msgs: 2, Senders: 3}}, TieBreak: true, Order: o}
 		s := State{A: 3, P: 400, Sent: 1, Queue: []Entry{{ID: id(1, 2), Tag: Tag{3, 2}, Agreed: true}},
 			Own: []Pending{{Seq: 1, Best: Tag{2, 1}, Got: 2}}}
 		m := Msg{Kind: Agreed, ID: id(2, 1), Tag: Tag{300, 1}}

@@ -46,22 +46,20 @@ const (
 
 // Protocol is scalable reliable multicast among N processes.
 type Protocol struct {
-	N        int
-	Workload multicast.Workload
-	History  History
+	multicast.PeerBase[State, Msg]
+	History History
 	// Suppress: a process about to NACK stays silent when another's
 	// NACK for the same messages arrives first (the notes' scheme).
 	Suppress bool
 	// Session: senders announce their latest number (see the package
 	// doc).
 	Session bool
-	multicast.Codec[State, Msg]
 }
 
 // New returns the notes' scheme with sessions, suppression and a
 // history kept for ever.
 func New(n int, wl multicast.Workload) *Protocol {
-	return &Protocol{N: n, Workload: wl, Suppress: true, Session: true}
+	return &Protocol{PeerBase: multicast.NewPeerBase[State, Msg](n, wl), Suppress: true, Session: true}
 }
 
 // The protocol's timers besides multicast.Transmit.
@@ -73,9 +71,7 @@ const (
 
 // State is one process's state.
 type State struct {
-	Made    uint8                  // S_P of its latest multicast
-	Sending multicast.Transmission // destinations of the latest multicast still to reach
-	R       multicast.Receiver     // L_Q(P) and the hold-back queue
+	multicast.Peer // S_P, the multicast under way, L_Q(P), the hold-back queue
 	// Kept is the history buffer: bit s-1 while message s is kept.
 	Kept uint8
 	// Want[P] is the set of P's messages this process misses and is
@@ -107,25 +103,13 @@ var (
 	_ model.TimerGuard[State, Msg] = (*Protocol)(nil)
 )
 
-// Nodes is N.
-func (p *Protocol) Nodes() int { return p.N }
-
-// Init: nothing multicast, nothing delivered.
-func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
-
-// Inputs: the workload's multicasts.
-func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	return p.Workload.Inputs(self, s.Made, s.Sending.Busy(), s.R.Heard(self), dst)
-}
-
 // Step applies the rules.
 func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
 	switch ev.Kind {
 	case model.Environment:
 		// "Use sequence numbers"; the sender keeps the message in its
 		// history buffer and delivers it at once.
-		m := multicast.Begin(self, p.N, &s.Made, &s.Sending, out)
-		s.R.Delivered(m)
+		m := multicast.BeginPeer(self, p.N, &s.Peer, out)
 		s.Kept |= 1 << (m.Seq - 1)
 		if p.Session {
 			out.SetTimer(SessionTimer)
@@ -137,12 +121,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		switch ev.Timer {
 		case multicast.Transmit:
 			// One more destination (multicast.Transmission).
-			var to model.NodeID
-			to, s.Sending = s.Sending.Next(self, p.N)
-			out.Send(to, Msg{Kind: Data, ID: multicast.MsgID{Sender: self, Seq: s.Made}})
-			if s.Sending.Busy() {
-				out.SetTimer(multicast.Transmit)
-			}
+			multicast.SendNext(self, p.N, &s.Sending, Msg{Kind: Data, ID: multicast.MsgID{Sender: self, Seq: s.Made}}, out)
 		case NackTimer:
 			// The random delay is over and nobody reported these
 			// messages first: "NACKs are multicast to all group
@@ -176,11 +155,7 @@ func (p *Protocol) receive(self model.NodeID, s State, msg Msg, out *model.Out[M
 		case multicast.InOrder:
 			// Delivered in order, then what the hold-back queue lets
 			// through; "successful delivery is never acknowledged".
-			for ok := true; ok; m, ok = s.R.TakeNext(m.Sender) {
-				out.Output(invariants.DeliverRecord(m))
-				s.R.Delivered(m)
-				s.Want[m.Sender] &^= 1 << (m.Seq - 1)
-			}
+			s.Want[m.Sender] &^= multicast.DeliverFrom(&s.R, m, out)
 		case multicast.Ahead:
 			// A gap: "only missing messages are reported".
 			s.R.Hold(m)

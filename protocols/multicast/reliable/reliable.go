@@ -24,6 +24,7 @@ package reliable
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/internal/nodeset"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/property"
@@ -31,23 +32,19 @@ import (
 )
 
 // Protocol is basic reliable multicast among N processes.
-type Protocol struct {
-	N        int
-	Workload multicast.Workload
-	multicast.Codec[State, Msg]
-}
+type Protocol struct{ multicast.PeerBase[State, Msg] }
 
 // New returns basic reliable multicast for n processes under wl.
-func New(n int, wl multicast.Workload) *Protocol { return &Protocol{N: n, Workload: wl} }
+func New(n int, wl multicast.Workload) *Protocol {
+	return &Protocol{multicast.NewPeerBase[State, Msg](n, wl)}
+}
 
 // Retransmit is the sender's retransmission timer.
 const Retransmit model.TimerID = 1
 
 // State is one process's state.
 type State struct {
-	Made    uint8                  // S_P of its latest multicast
-	Sending multicast.Transmission // destinations of the latest multicast still to reach
-	R       multicast.Receiver     // L_Q(P) and the hold-back queue
+	multicast.Peer // S_P, the multicast under way, L_Q(P), the hold-back queue
 	// Buffer is the history buffer: bit s-1 while its message s is kept.
 	Buffer uint8
 	// Acked[s-1] is the set of processes that acknowledged message s.
@@ -80,17 +77,6 @@ var (
 	_ model.TimerGuard[State, Msg] = (*Protocol)(nil)
 )
 
-// Nodes is N.
-func (p *Protocol) Nodes() int { return p.N }
-
-// Init: nothing multicast, nothing delivered.
-func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{} }
-
-// Inputs: the workload's multicasts.
-func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model.Input {
-	return p.Workload.Inputs(self, s.Made, s.Sending.Busy(), s.R.Heard(self), dst)
-}
-
 // others is the set of processes but self.
 func (p *Protocol) others(self model.NodeID) uint8 { return uint8((1<<p.N - 1) &^ (1 << self)) }
 
@@ -101,8 +87,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		// "Sender P assigns a sequence number S_P to each outgoing
 		// message" and "stores a copy ... in a history buffer"; it
 		// delivers its own message at once.
-		m := multicast.Begin(self, p.N, &s.Made, &s.Sending, out)
-		s.R.Delivered(m)
+		m := multicast.BeginPeer(self, p.N, &s.Peer, out)
 		s.Buffer |= 1 << (m.Seq - 1)
 		s.Acked[m.Seq-1] = 0
 		out.SetTimer(Retransmit)
@@ -110,12 +95,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		switch ev.Timer {
 		case multicast.Transmit:
 			// One more destination (multicast.Transmission).
-			var to model.NodeID
-			to, s.Sending = s.Sending.Next(self, p.N)
-			out.Send(to, Msg{Kind: Data, ID: multicast.MsgID{Sender: self, Seq: s.Made}})
-			if s.Sending.Busy() {
-				out.SetTimer(multicast.Transmit)
-			}
+			multicast.SendNext(self, p.N, &s.Sending, Msg{Kind: Data, ID: multicast.MsgID{Sender: self, Seq: s.Made}}, out)
 		case Retransmit:
 			// No acknowledgement can still come: send every buffered
 			// message again to whoever has not acknowledged it.
@@ -148,10 +128,9 @@ func (p *Protocol) receive(self model.NodeID, s State, from model.NodeID, msg Ms
 			// L_Q(P) and acknowledges the receipt to P"; then "queued
 			// message will be delivered (and acknowledged) when its
 			// sequence number is the next expected number".
-			for ok := true; ok; m, ok = s.R.TakeNext(m.Sender) {
-				out.Output(invariants.DeliverRecord(m))
-				s.R.Delivered(m)
-				out.Send(m.Sender, Msg{Kind: Ack, ID: m})
+			done := multicast.DeliverFrom(&s.R, m, out)
+			for seq := m.Seq; done&(1<<(seq-1)) != 0; seq++ {
+				out.Send(m.Sender, Msg{Kind: Ack, ID: multicast.MsgID{Sender: m.Sender, Seq: seq}})
 			}
 		case multicast.Ahead:
 			// "If S_P > L_Q(P) + 1: Q keeps the message in a hold-back
@@ -223,7 +202,7 @@ func (p *Protocol) FormatState(self model.NodeID, s State) string {
 				t += " "
 			}
 			first = false
-			t += multicast.MsgID{Sender: self, Seq: seq}.String() + " acked=" + multicast.FormatSet(uint64(s.Acked[seq-1]))
+			t += multicast.MsgID{Sender: self, Seq: seq}.String() + " acked=" + nodeset.Format(uint64(s.Acked[seq-1]))
 		}
 		t += "}"
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
@@ -14,11 +15,7 @@ func id(p model.NodeID, s uint8) multicast.MsgID { return multicast.MsgID{Sender
 // step runs one event at Q = p1 and returns the new state, what it sent
 // and what it output.
 func step(pr *Protocol, s State, ev model.Event[Msg]) (State, []string, []string) {
-	var out model.Out[Msg]
-	s = pr.Step(1, s, ev, &out)
-	var sent []string
-	out.Sends(func(to model.NodeID, m Msg) { sent = append(sent, to.String()+" "+pr.FormatMsg(m)) })
-	return s, sent, append([]string(nil), out.Outputs()...)
+	return steptest.Apply(pr, 1, s, ev)
 }
 
 func data(from model.NodeID, seq uint8) model.Event[Msg] {

@@ -5,32 +5,18 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/coordcheck/coordcheck/internal/steptest"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
-// run applies one event to node self in state s and returns the new state,
-// the messages sent ("p0 DATA(p1#1)") and the records output.
-func run(p *Protocol, self model.NodeID, s State, ev model.Event[Msg]) (State, []string, []string) {
-	var out model.Out[Msg]
-	s = p.Step(self, s, ev, &out)
-	var sends []string
-	out.Sends(func(to model.NodeID, m Msg) { sends = append(sends, to.String()+" "+p.FormatMsg(m)) })
-	return s, sends, append([]string(nil), out.Outputs()...)
-}
-
-func mcast() model.Event[Msg] {
-	return model.Event[Msg]{Kind: model.Environment, Input: multicast.Input}
-}
-
-func recv(from model.NodeID, m Msg) model.Event[Msg] {
-	return model.Event[Msg]{Kind: model.Receive, From: from, Msg: m}
-}
+// mcast is the application's request to multicast.
+var mcast = steptest.Input[Msg](multicast.Input)
 
 // Seed 001, total ordering (a): "send messages to a sequencer".
 func TestSenderSendsToTheSequencer(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 2, Senders: 3})
-	s, sends, recs := run(p, 1, p.Init(1, nil), mcast())
+	s, sends, recs := steptest.Apply(p, 1, p.Init(1, nil), mcast)
 	require.Equal(t, []string{"p0 DATA(p1#1)"}, sends)
 	require.Equal(t, []string{"mcast p1#1"}, recs, "the sender does not deliver before the sequencer numbers")
 	require.Equal(t, uint8(1), s.Sent)
@@ -42,14 +28,14 @@ func TestSenderSendsToTheSequencer(t *testing.T) {
 // the sequencer is a member and delivers too.
 func TestSequencerNumbersAndMulticasts(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 2, Senders: 3})
-	s, sends, recs := run(p, Sequencer, p.Init(0, nil), recv(1, Msg{Kind: Data, ID: ID{Sender: 1, Seq: 1}}))
+	s, sends, recs := steptest.Apply(p, Sequencer, p.Init(0, nil), steptest.Receive(1, Msg{Kind: Data, ID: ID{Sender: 1, Seq: 1}}))
 	require.Equal(t, []string{"p1 ORDER(1,p1#1)", "p2 ORDER(1,p1#1)"}, sends)
 	require.Equal(t, []string{"deliver p1#1"}, recs)
 	require.Equal(t, uint16(1), s.Issued)
 	require.Equal(t, uint16(2), s.Next)
 
-	// Its own multicast is numbered without a message.
-	s, sends, recs = run(p, Sequencer, s, mcast())
+	// Its own mcast is numbered without a message.
+	s, sends, recs = steptest.Apply(p, Sequencer, s, mcast)
 	require.Equal(t, []string{"p1 ORDER(2,p0#1)", "p2 ORDER(2,p0#1)"}, sends)
 	require.Equal(t, []string{"mcast p0#1", "deliver p0#1"}, recs)
 }
@@ -59,10 +45,10 @@ func TestSequencerNumbersAndMulticasts(t *testing.T) {
 func TestHoldBackUntilNumberReached(t *testing.T) {
 	p := New(3, multicast.Workload{Msgs: 2, Senders: 3})
 	s := p.Init(2, nil)
-	s, _, recs := run(p, 2, s, recv(0, Msg{Kind: Order, Num: 2, ID: ID{Sender: 0, Seq: 1}}))
+	s, _, recs := steptest.Apply(p, 2, s, steptest.Receive(0, Msg{Kind: Order, Num: 2, ID: ID{Sender: 0, Seq: 1}}))
 	require.Empty(t, recs)
 	require.Equal(t, []Held{{2, ID{Sender: 0, Seq: 1}}}, s.Hold)
-	s, _, recs = run(p, 2, s, recv(0, Msg{Kind: Order, Num: 1, ID: ID{Sender: 1, Seq: 1}}))
+	s, _, recs = steptest.Apply(p, 2, s, steptest.Receive(0, Msg{Kind: Order, Num: 1, ID: ID{Sender: 1, Seq: 1}}))
 	require.Equal(t, []string{"deliver p1#1", "deliver p0#1"}, recs)
 	require.Empty(t, s.Hold)
 	require.Equal(t, uint16(3), s.Next)

@@ -24,12 +24,13 @@ const Sequencer model.NodeID = 0
 // Protocol is sequencer-based total order among N processes under a
 // workload.
 type Protocol struct {
-	N        int
-	Workload multicast.Workload
+	multicast.Group
 }
 
 // New returns the sequencer protocol for n processes under wl.
-func New(n int, wl multicast.Workload) *Protocol { return &Protocol{N: n, Workload: wl} }
+func New(n int, wl multicast.Workload) *Protocol {
+	return &Protocol{Group: multicast.Group{N: n, Workload: wl}}
+}
 
 // ID names a message: its sender and the sender's own number, from 1.
 type ID = multicast.MsgID
@@ -69,9 +70,6 @@ type Msg struct {
 }
 
 var _ model.Protocol[State, Msg] = (*Protocol)(nil)
-
-// Nodes is N.
-func (p *Protocol) Nodes() int { return p.N }
 
 // Init: nothing sent, group number 1 expected next.
 func (p *Protocol) Init(model.NodeID, *model.Out[Msg]) State { return State{Next: 1} }

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/internal/nodeset"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
@@ -19,15 +20,7 @@ func msgSet(set uint64) string {
 }
 
 // procSet prints a process set: "{p0,p1}".
-func procSet(set uint8) string {
-	var ids []string
-	for i := range 8 {
-		if set&(1<<i) != 0 {
-			ids = append(ids, model.NodeID(i).String())
-		}
-	}
-	return "{" + strings.Join(ids, ",") + "}"
-}
+func procSet(set uint8) string { return nodeset.Format(uint64(set)) }
 
 // FormatMsg: "MSG(p1#1,v0)", "FLUSH-REQ(v0)", "FLUSH(v0,{p1#1})",
 // "NEWVIEW(v1,{p0,p1},{p1#1})".

@@ -52,14 +52,12 @@ import (
 
 // Protocol is view-synchronous multicast among N processes, each
 // multicasting at most K messages, under Workload.
-type Protocol struct {
-	multicast.Codec[State, Msg]
-	N        int
-	Workload multicast.Workload
-}
+type Protocol struct{ multicast.Base[State, Msg] }
 
 // New returns view-synchronous multicast for n processes under wl.
-func New(n int, wl multicast.Workload) *Protocol { return &Protocol{N: n, Workload: wl} }
+func New(n int, wl multicast.Workload) *Protocol {
+	return &Protocol{multicast.NewBase[State, Msg](n, wl)}
+}
 
 // ID names a message: its sender and the sender's own number, from 1.
 type ID = multicast.MsgID
@@ -125,9 +123,6 @@ var (
 	_ model.TimerNamer             = (*Protocol)(nil)
 )
 
-// Nodes is N.
-func (p *Protocol) Nodes() int { return p.N }
-
 // Init: view 0 with every process; a failure detector timer per other
 // member.
 func (p *Protocol) Init(self model.NodeID, out *model.Out[Msg]) State {
@@ -163,12 +158,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	case model.Timeout:
 		if ev.Timer == multicast.Transmit {
 			// One member per step: a crash may cut the multicast short.
-			var to model.NodeID
-			to, s.Tx = s.Tx.Next(self, p.N)
-			out.Send(to, Msg{Kind: Data, View: s.View, ID: ID{Sender: self, Seq: s.TxSeq}})
-			if s.Tx.Busy() {
-				out.SetTimer(multicast.Transmit)
-			}
+			multicast.SendNext(self, p.N, &s.Tx, Msg{Kind: Data, View: s.View, ID: ID{Sender: self, Seq: s.TxSeq}}, out)
 			break
 		}
 		// The membership service notices a crash.
