@@ -31,6 +31,11 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 		c := &s.C
 		b = append(b, c.Conn, c.Next, byte(c.Phase), c.Mine, c.Pred, c.Wrote, c.Seen, c.View, c.Cached)
 		b = model.AppendBool(model.AppendBool(b, c.Busy), c.PredRead)
+		// The fields of the newer clients, only where they are used: the
+		// other configurations keep their encodings byte for byte.
+		if p.Workload == CounterClients {
+			b = append(b, c.Val, c.Ver)
+		}
 	case StoreNode:
 		d := &s.D
 		b = append(b, d.Data, d.Fence, d.Gen, d.Late, d.LateOf)
@@ -68,6 +73,9 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 		c.Conn, c.Next, c.Phase, c.Mine, c.Pred, c.Wrote, c.Seen, c.View, c.Cached = b[0], b[1], LockPhase(b[2]), b[3], b[4], b[5], b[6], b[7], b[8]
 		c.Busy, b = model.ReadBool(b[9:])
 		c.PredRead, b = model.ReadBool(b)
+		if p.Workload == CounterClients {
+			c.Val, c.Ver, b = b[0], b[1], b[2:]
+		}
 	case StoreNode:
 		d := &s.D
 		d.Data, d.Fence, d.Gen, d.Late, d.LateOf = b[0], b[1], b[2], b[3], b[4]
@@ -121,10 +129,20 @@ func readOp(b []byte) (Op, []byte) {
 	return o, b[3:]
 }
 
+// versioned marks, in a result's code byte, that the version follows the
+// data: only a getData with Stat reads a version, so every other result
+// is written as it was before versions were read.
+const versioned = 0x80
+
 // appendResult writes the children list as 0 when absent (nil) and 1+n
 // otherwise, so that an empty list and no list differ.
 func appendResult(b []byte, r Result) []byte {
-	b = model.AppendString(append(b, byte(r.Code), r.Data), r.Path)
+	if r.Version != 0 {
+		b = append(b, byte(r.Code)|versioned, r.Data, r.Version)
+	} else {
+		b = append(b, byte(r.Code), r.Data)
+	}
+	b = model.AppendString(b, r.Path)
 	if r.Children == nil {
 		return append(b, 0)
 	}
@@ -136,7 +154,10 @@ func appendResult(b []byte, r Result) []byte {
 }
 
 func readResult(b []byte) (Result, []byte) {
-	r := Result{Code: Code(b[0]), Data: b[1]}
+	r := Result{Code: Code(b[0] &^ versioned), Data: b[1]}
+	if b[0]&versioned != 0 {
+		r.Version, b = b[2], b[1:]
+	}
 	r.Path, b = readPath(b[2:])
 	n, b := model.ReadUvarint(b)
 	if n > uint64(len(b))+1 { // not an encoding: do not allocate for it
@@ -220,7 +241,7 @@ func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
 // allocate them again and again. It is never written after init.
 var paths = func() map[string]string {
 	m := map[string]string{}
-	for _, s := range []string{"", "/", RegisterPath, LockDir, LockPrefix} {
+	for _, s := range []string{"", "/", RegisterPath, LockDir, LockPrefix, CounterPath} {
 		m[s] = s
 	}
 	for i := range 64 {
@@ -294,6 +315,10 @@ func (p *Protocol) formatClient(self model.NodeID, c Client) string {
 	case MemberClients:
 		if c.Phase == Watching || (c.Phase == Listing && c.View != 0) {
 			str += " view=" + p.formatView(c.View)
+		}
+	case CounterClients:
+		if c.Phase == Updating {
+			str += fmt.Sprintf(" read=%dv%d", c.Val, c.Ver)
 		}
 	default:
 		if c.Phase > Creating && c.Phase != Failed {

@@ -26,7 +26,7 @@ func TestCodecRoundTripAndPurity(t *testing.T) {
 			p = NewLock(3, 2, true, rapid.Bool().Draw(rt, "sequencers"))
 			p.LockDelay = rapid.SampledFrom([]LockDelay{NoLockDelay, ShortLockDelay, LongLockDelay}).Draw(rt, "lockdelay")
 		case 3:
-			w := rapid.SampledFrom([]Workload{SimpleLockClients, RWLockClients, BarrierClients, MemberClients, ElectionClients}).Draw(rt, "recipe")
+			w := rapid.SampledFrom([]Workload{SimpleLockClients, RWLockClients, BarrierClients, MemberClients, ElectionClients, CounterClients}).Draw(rt, "recipe")
 			p = NewRecipe(w, rapid.SampledFrom([]int{1, 3}).Draw(rt, "replicas"), rapid.IntRange(2, 3).Draw(rt, "clients"), rapid.Bool().Draw(rt, "broken"))
 		default:
 			p = NewRegister(1, 2, 3, LeaderReads)

@@ -109,7 +109,8 @@
 // with its properties and a deliberately broken variant (Broken): the
 // simple lock and its herd effect (simplelock.go; measured in costs/herd.go), the read/write
 // lock (rwlock.go), the double barrier (barrier.go), group membership
-// (membership.go) and the leader election recipe (election_recipe.go);
+// (membership.go), the leader election recipe (election_recipe.go) and
+// the versioned counter, setData with a version (counter.go);
 // NewRecipe builds them, usually over one replica, a standalone server.
 // Chubby's client side adds the lock-delay (lockdelay.go) and client
 // caching with invalidation (cache.go). The election of the service's own

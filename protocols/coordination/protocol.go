@@ -45,6 +45,7 @@ const (
 	BarrierClients                    // the double barrier on /b
 	MemberClients                     // group membership on /g
 	ElectionClients                   // the leader election recipe on /election
+	CounterClients                    // the versioned counter on /cnt (counter.go)
 )
 
 // Protocol is the coordination service with R replicas and C clients,
@@ -171,6 +172,8 @@ func (p *Protocol) paths() []string {
 		return []string{GroupDir}
 	case ElectionClients:
 		return []string{ElectionDir}
+	case CounterClients:
+		return []string{CounterPath}
 	}
 	return []string{RegisterPath}
 }
@@ -223,6 +226,11 @@ func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model
 			dst = append(dst, InputJoin)
 		}
 		return dst
+	case CounterClients:
+		if c.Phase == Idle {
+			dst = append(dst, InputIncrement)
+		}
+		return dst
 	}
 	switch c.Phase {
 	case Idle:
@@ -257,6 +265,8 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			s.C = p.stepBarrier(self, s.C, ev, out)
 		case MemberClients:
 			s.C = p.stepMember(self, s.C, ev, out)
+		case CounterClients:
+			s.C = p.stepCounter(self, s.C, ev, out)
 		default: // the lock, the read/write lock, the election
 			s.C = p.stepLock(self, s.C, ev, out)
 		}
@@ -338,6 +348,8 @@ func (p *Protocol) Waiting(self model.NodeID, s State) bool {
 		return false
 	case MemberClients, ElectionClients:
 		return s.C.Phase >= Creating && s.C.Phase <= Checking
+	case CounterClients:
+		return s.C.Phase == Fetching || s.C.Phase == Updating
 	}
 	return s.C.Phase >= Creating && s.C.Phase <= Watching
 }
