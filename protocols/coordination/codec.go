@@ -36,6 +36,9 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 		if p.Workload == CounterClients {
 			b = append(b, c.Val, c.Ver)
 		}
+		if p.Sessions != NoSessions {
+			b = append(b, byte(c.Sess), c.Lease)
+		}
 	case StoreNode:
 		d := &s.D
 		b = append(b, d.Data, d.Fence, d.Gen, d.Late, d.LateOf)
@@ -75,6 +78,9 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 		c.PredRead, b = model.ReadBool(b)
 		if p.Workload == CounterClients {
 			c.Val, c.Ver, b = b[0], b[1], b[2:]
+		}
+		if p.Sessions != NoSessions {
+			c.Sess, c.Lease, b = SessState(b[0]), b[1], b[2:]
 		}
 	case StoreNode:
 		d := &s.D
@@ -191,7 +197,7 @@ func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
 		b = appendTxn(append(b, m.Epoch, m.N), m.Txn)
 	case Ack, Commit, AckNewLeader, Write:
 		b = append(b, m.Epoch, m.N, m.Seq)
-	case NewEpoch, Join:
+	case NewEpoch, Join, Failover:
 		b = append(b, m.Epoch)
 	case AckEpoch, NewLeader:
 		b = appendLog(append(b, m.Epoch, m.N), m.Log)
@@ -226,7 +232,7 @@ func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
 		m.Txn, b = readTxn(b[2:])
 	case Ack, Commit, AckNewLeader, Write:
 		m.Epoch, m.N, m.Seq, b = b[0], b[1], b[2], b[3:]
-	case NewEpoch, Join:
+	case NewEpoch, Join, Failover:
 		m.Epoch, b = b[0], b[1:]
 	case AckEpoch, NewLeader:
 		m.Epoch, m.N = b[0], b[1]
@@ -305,6 +311,9 @@ func (p *Protocol) formatClient(self model.NodeID, c Client) string {
 		}
 		if c.Cached != 0 {
 			str += fmt.Sprintf(" cached=%d", c.Cached-1)
+		}
+		if p.Sessions != NoSessions {
+			str += fmt.Sprintf(" %s lease=e%d", c.Sess, c.Lease)
 		}
 		return str
 	case SimpleLockClients:

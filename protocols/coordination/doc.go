@@ -112,7 +112,9 @@
 // (membership.go), the leader election recipe (election_recipe.go) and
 // the versioned counter, setData with a version (counter.go);
 // NewRecipe builds them, usually over one replica, a standalone server.
-// Chubby's client side adds the lock-delay (lockdelay.go) and client
-// caching with invalidation (cache.go). The election of the service's own
+// Chubby's client side adds the lock-delay (lockdelay.go), client
+// caching with invalidation (cache.go) and the session as the client
+// sees it, with jeopardy and the grace period across a master fail-over
+// (session.go). The election of the service's own
 // leader, which this package fixes by a formula, is package masterelect.
 package coordination

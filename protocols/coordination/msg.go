@@ -39,13 +39,16 @@ const (
 	// Chubby's client caching (cache.go).
 	Invalidate // INVALIDATE: the master invalidates a client's cached copy of /x
 	InvAck     // INVACK: the client has dropped it
+
+	// Chubby's sessions (session.go).
+	Failover // FAILOVER(e): the new master of epoch e: "master failed over", and its KeepAlive
 )
 
 var kindNames = [...]string{Request: "REQ", Reply: "REPLY", Notify: "WATCH", Forward: "FWD",
 	Answer: "ANSWER", Sync: "SYNC", Synced: "SYNCED", Propose: "PROPOSE", Ack: "ACK",
 	Commit: "COMMIT", NewEpoch: "NEWEPOCH", AckEpoch: "ACKEPOCH", NewLeader: "NEWLEADER",
 	AckNewLeader: "ACKNEWLEADER", Join: "JOIN", Write: "WRITE", Written: "WRITTEN",
-	Invalidate: "INVALIDATE", InvAck: "INVACK"}
+	Invalidate: "INVALIDATE", InvAck: "INVACK", Failover: "FAILOVER"}
 
 // String is the message type's name.
 func (k Kind) String() string {
@@ -100,7 +103,7 @@ func (p *Protocol) formatMsg(m Msg) string {
 		args = fmt.Sprintf("e%d %d %s", m.Epoch, m.N, p.formatTxn(m.Txn))
 	case Ack, Commit, AckNewLeader:
 		args = fmt.Sprintf("e%d %d", m.Epoch, m.N)
-	case NewEpoch, Join:
+	case NewEpoch, Join, Failover:
 		args = fmt.Sprintf("e%d", m.Epoch)
 	case AckEpoch:
 		args = fmt.Sprintf("e%d cur=%d %s", m.Epoch, m.N, p.formatLog(m.Log))

@@ -64,6 +64,9 @@ type Protocol struct {
 	// LockDelay is Chubby's lock-delay, the alternative to sequencers
 	// (lockdelay.go).
 	LockDelay LockDelay
+	// Sessions makes caching register clients keep Chubby sessions:
+	// local lease, jeopardy, grace period (session.go).
+	Sessions SessionMode
 	// MaxEpoch bounds the elections (they matter under -timers free; with
 	// perfect timers only a leader's crash starts one).
 	MaxEpoch uint8
@@ -151,6 +154,12 @@ func (p *Protocol) TimerName(t model.TimerID) string {
 		return "election"
 	case t == TimerConnLoss:
 		return "connloss"
+	case t == TimerLease:
+		return "lease"
+	case t == TimerGrace:
+		return "grace"
+	case t >= TimerLapse:
+		return "lapse-" + p.clientNode(uint8(t-TimerLapse)).String()
 	case t >= TimerSession:
 		return "session-" + p.clientNode(uint8(t-TimerSession)).String()
 	}
@@ -195,6 +204,11 @@ func (p *Protocol) Init(self model.NodeID, out *model.Out[Msg]) State {
 		}
 	case ClientNode:
 		s.C.Conn = uint8(int(p.clientOf(self)) % p.R)
+		if p.Sessions != NoSessions {
+			// A Chubby client talks to the master, under its lease.
+			s.C.Conn, s.C.Lease = uint8(p.leaderOf(1)), 1
+			out.SetTimer(TimerLease)
+		}
 	}
 	return s
 }
@@ -207,7 +221,7 @@ func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model
 	}
 	c := s.C
 	if p.Workload == RegisterClients {
-		if !c.Busy && int(c.Next) < p.Ops {
+		if !c.Busy && int(c.Next) < p.opsOf(p.clientOf(self)) && c.Sess != Expired {
 			dst = append(dst, model.Input(p.script(p.clientOf(self), c.Next).text()))
 		}
 		return dst
@@ -281,6 +295,9 @@ func (p *Protocol) stepReplica(self model.NodeID, r Replica, ev model.Event[Msg]
 	if ev.Kind == model.Timeout {
 		if ev.Timer == TimerElection {
 			return p.startElection(self, r, out)
+		}
+		if ev.Timer >= TimerLapse {
+			return p.lapse(self, r, uint8(ev.Timer-TimerLapse), out)
 		}
 		return p.expireSession(self, r, uint8(ev.Timer-TimerSession), out)
 	}

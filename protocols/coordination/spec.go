@@ -87,14 +87,14 @@ func Properties(p *Protocol) property.Set[State, Msg] {
 		return recipeProperties(p)
 	}
 	if p.Workload == RegisterClients {
-		return property.Set[State, Msg]{
-			Invariants: []property.Invariant[State, Msg]{
-				p.Agreement(),
-				linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout),
-			},
-			Deadlock: true,
-			History:  true,
+		invs := []property.Invariant[State, Msg]{
+			p.Agreement(),
+			linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout),
 		}
+		if p.Sessions != NoSessions {
+			invs = append(invs, p.NoActAfterExpiry(), p.SessionSurvives())
+		}
+		return property.Set[State, Msg]{Invariants: invs, Deadlock: true, History: true}
 	}
 	invs := []property.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p), p.Agreement()}
 	if p.Store {

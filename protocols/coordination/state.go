@@ -136,6 +136,10 @@ type Client struct {
 	// Val and Ver: the value and version a counter client read (encoded
 	// only by CounterClients).
 	Val, Ver uint8
+	// Sess is a Chubby client's session as it sees it, and Lease the
+	// epoch of the master its lease is from (encoded only with Sessions).
+	Sess  SessState
+	Lease uint8
 }
 
 // Store is the storage server that lock holders write to (Chubby's late
