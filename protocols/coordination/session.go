@@ -38,10 +38,9 @@ import (
 //     all caches invalidated or Keep-Alive time out": a write held for the
 //     invalidations of a client that does not answer goes on once that
 //     client's lease has timed out at the master (timer lapse-pN). The
-//     client's local lease is the shorter ("client has its own (longer)
-//     timeout" is the master's view: the client's is conservative), so
-//     the master's runs out only after the client's has: once the client
-//     is in jeopardy (or expired, or down).
+//     client's local lease is a conservative, shorter, estimate of the
+//     master's, so the master's runs out only after the client's has:
+//     once the client is in jeopardy (or expired, or down).
 //
 // The properties: cached reads stay linearizable across a fail-over (a
 // client in jeopardy serves no cached read, and the master writes without
