@@ -293,13 +293,32 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			sp.record(g, u, &x.cur)
 			g.start[u] = uint32(len(g.to))
 		}
-		for _, a := range x.acts {
-			nfp := x.step(a)
+		// Each successor is probed in the visited set one step behind its
+		// making: its slot is prefetched, and the next successor made
+		// while the cache line comes (most probes miss the cache).
+		var prevFP uint64
+		var prevK int          // the successor's place in x (encodeOf)
+		var prevRankClose bool // the variant does not drop (closes)
+		for i := 0; i <= len(x.acts); i++ {
+			var nfp uint64
+			var rankClose bool
+			if i < len(x.acts) {
+				nfp = x.step(x.acts[i])
+				seen.prefetch(nfp)
+				if term != nil && x.sys.Ranked() {
+					rankClose = x.sys.RankAfter(&x.cur, x.acts[i], x.next, rank) >= rank
+				}
+			}
+			if i == 0 {
+				prevFP, prevK, prevRankClose = nfp, x.k, rankClose
+				continue
+			}
+			a := x.acts[i-1]
 			rep.Transitions++
 			countAction(r.cov, x.sys, &x.cur, a)
-			v, added := seen.insertID(nfp, key(fp))
+			v, added := seen.insertID(prevFP, key(fp))
 			if added {
-				fr.push(depth+1, nfp, x.encode())
+				fr.push(depth+1, prevFP, x.encodeOf(prevK))
 				r.countLevel(depth+1, 1)
 			}
 			if rep.Transitions%pollTransitions == 0 || fr.bytes() >= mark {
@@ -316,13 +335,13 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				}
 				mark = fr.bytes() + pollBytes
 			}
-			if term != nil && mayClose(x.sys, &x.cur, a, &x.next, rank, opts.Strategy != BFS || !added && v < levelEnd) {
+			if term != nil && closes(x.sys, prevRankClose, opts.Strategy != BFS || !added && v < levelEnd) {
 				cyclic = true
 				break
 			}
 			if g != nil {
 				if added {
-					g.add(v, nfp)
+					g.add(v, prevFP)
 				}
 				c, fair := x.sys.FairClass(&x.cur, a)
 				if !fair {
@@ -332,6 +351,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				}
 				g.addEdge(v, c)
 			}
+			prevFP, prevK, prevRankClose = nfp, x.k, rankClose
 		}
 		if cyclic || stop != "" && r.ckpt == nil {
 			break
@@ -514,20 +534,27 @@ func (r *run[S, M]) conclude() *Report {
 // expander decodes states, lists their actions and makes their
 // successors, with scratch worlds and buffers of its own: one per worker.
 type expander[S, M any] struct {
-	sys       *model.System[S, M]
-	cur, next model.World[S, M]
-	acts      []model.Action
-	enc       []byte                // the current state's encoding
-	spans     []uint32              // where each node's encoding ends in enc
-	hash      model.WorldHash       // the current state's fingerprint, by parts
-	last      model.Action          // the last action step took
-	buf       []byte                // a successor's encoding (encode)
-	sym       *model.Symmetry[S, M] // nil unless the search reduces by symmetry
-	por       *model.Reducer[S, M]  // nil unless the search expands persistent sets
+	sys   *model.System[S, M]
+	cur   model.World[S, M]
+	acts  []model.Action
+	enc   []byte          // the current state's encoding
+	spans []uint32        // where each node's encoding ends in enc
+	hash  model.WorldHash // the current state's fingerprint, by parts
+	// The last two successors step made, so that a search may handle
+	// each one step behind (see explore): next is the last, succ[k].
+	next  *model.World[S, M]
+	succ  [2]model.World[S, M]
+	acted [2]model.Action // the action that made each
+	reps  [2][]byte       // under symmetry, each one's representative
+	k     int
+	buf   []byte                // a successor's encoding (encode)
+	sym   *model.Symmetry[S, M] // nil unless the search reduces by symmetry
+	por   *model.Reducer[S, M]  // nil unless the search expands persistent sets
 }
 
 func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
 	x := &expander[S, M]{sys: sp.System.Clone()}
+	x.next = &x.succ[0]
 	x.sym, x.por = sp.canonicaliser(x.sys), sp.reducer(x.sys)
 	return x
 }
@@ -563,34 +590,43 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 // step applies a to the current state; the successor is x.next, and step
 // returns its fingerprint, computed from the parts of the world the step
 // changed (model.StepHash): a successor already visited is never encoded.
+// The successor made by the step before stays until the next step (see
+// encodeOf).
 func (x *expander[S, M]) step(a model.Action) uint64 {
-	x.sys.Apply(&x.cur, a, &x.next)
-	x.last = a
+	x.k ^= 1
+	x.next = &x.succ[x.k]
+	x.sys.Apply(&x.cur, a, x.next)
+	x.acted[x.k] = a
 	if x.sym != nil {
-		x.buf = x.sym.Canonical(x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, a, &x.next), &x.next)
-		return model.Fingerprint(x.buf)
+		x.reps[x.k] = x.sym.Canonical(x.sys.EncodeStep(x.reps[x.k][:0], x.enc, x.spans, a, x.next), x.next)
+		return model.Fingerprint(x.reps[x.k])
 	}
-	return x.sys.StepHash(&x.hash, &x.cur, a, &x.next)
+	return x.sys.StepHash(&x.hash, &x.cur, a, x.next)
 }
 
 // encode returns the encoding of the last successor step made, valid
 // until the next encode (the unchanged nodes' copied from the current
 // state's; under symmetry, the representative step made).
-func (x *expander[S, M]) encode() []byte {
-	if x.sym == nil {
-		x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.last, &x.next)
+func (x *expander[S, M]) encode() []byte { return x.encodeOf(x.k) }
+
+// encodeOf is encode for the successor step left at x.k == k, which
+// stays until the step after next.
+func (x *expander[S, M]) encodeOf(k int) []byte {
+	if x.sym != nil {
+		return x.reps[k]
 	}
+	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.acted[k], &x.succ[k])
 	return x.buf
 }
 
-// mayClose reports whether the step a from cur to next may close a cycle:
-// with a variant, when it does not lower the measure from rank; without
-// one, when next is no deeper in BFS than cur (shallow). It must follow
-// the Apply of a at once (see model.System.RankAfter).
-func mayClose[S, M any](sys *model.System[S, M], cur *model.World[S, M], a model.Action, next *model.World[S, M],
-	rank uint64, shallow bool) bool {
+// closes reports whether a step from a state to its successor may close
+// a cycle: with a variant, when it does not lower the measure
+// (rankClose: model.System.RankAfter, taken right after the step's Apply,
+// was not below the state's rank); without one, when the successor is no
+// deeper in BFS than the state (shallow, known once it was probed).
+func closes[S, M any](sys *model.System[S, M], rankClose, shallow bool) bool {
 	if sys.Ranked() {
-		return sys.RankAfter(cur, a, next, rank) >= rank
+		return rankClose
 	}
 	return shallow
 }

@@ -1,6 +1,9 @@
 package checker
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // fpSet is the set of visited states, stored as 64-bit fingerprints (hash
 // compaction). It is split by the fingerprint's top bits into shards,
@@ -100,6 +103,21 @@ func (s *fpSet) numbered() {
 	for i := range s.shards {
 		s.shards[i].ids = make([]uint32, len(s.shards[i].keys))
 	}
+}
+
+// prefetch starts bringing the slot where fp's probe begins into the
+// cache, for an insert or has a little later.
+func (s *fpSet) prefetch(fp uint64) {
+	if s.bits != nil {
+		return
+	}
+	k := key(fp)
+	s.shard(k).prefetch(k)
+}
+
+// prefetch is fpSet.prefetch for key k of the shard.
+func (sh *fpShard) prefetch(k uint64) {
+	prefetch(unsafe.Pointer(&sh.keys[home(k, uint64(len(sh.keys)))]))
 }
 
 // insert adds fp with its parent and reports whether it was new.

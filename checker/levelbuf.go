@@ -116,24 +116,5 @@ func (a *arena) reset() {
 	a.cur = 0
 }
 
-// used is the bytes the arena's encodings take: the same for any number
-// of workers and any timing, unlike the chunks they fill.
-func (a *arena) used() uint64 {
-	var b uint64
-	for _, c := range a.chunks {
-		b += uint64(len(c))
-	}
-	return b
-}
-
 // binaryMaxVarint is the longest length prefix.
 const binaryMaxVarint = 10
-
-// arenaUsed is the bytes of the encodings in the workers' arenas.
-func arenaUsed[S, M any](ws []*levelWorker[S, M]) uint64 {
-	var b uint64
-	for _, w := range ws {
-		b += w.arena.used()
-	}
-	return b
-}

@@ -80,6 +80,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			}
 			return stop
 		}
+		for _, w := range ws {
+			w.newLevel()
+		}
 		stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) })
 		if stop == "" && lv.why != "" { // another worker reached the memory bound
 			stop = lv.why
@@ -172,7 +175,11 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			rep.Bound = lv.why
 			break
 		}
-		if b := level.bytes() + next.bytes() + uint64(len(fresh))*recSize + arenaUsed(ws); b > rep.FrontierBytes {
+		// The frontier: the level and the next. The workers' records and
+		// encodings, whose size depends on how the level was shared out,
+		// count in PeakBytes, not here, so that the figure is the same
+		// every run.
+		if b := level.bytes() + next.bytes(); b > rep.FrontierBytes {
 			rep.FrontierBytes = b
 		}
 		for _, w := range ws {
@@ -212,6 +219,11 @@ type levelWorker[S, M any] struct {
 	x     *expander[S, M]
 	recs  [numShards][]rec // successors not yet visited, by shard
 	arena arena            // their encodings
+	// local holds the fingerprints of this level's records: a successor
+	// the worker met before in the level is not recorded again. The
+	// worker takes the level's chunks in order, so the record it keeps is
+	// its first discovery, the one merge would keep of its records.
+	local fpShard
 
 	// The first of each event in this worker's share, by state index.
 	viol, unknown, maxDepth hit
@@ -373,25 +385,71 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 			w.term.note(fp, lv.base+k)
 		}
 	}
-	for j, a := range x.acts {
-		nfp := key(x.step(a))
-		countAction(w.cov, x.sys, &x.cur, a)
-		old := w.r.seen.has(nfp)
-		if w.term != nil && mayClose(x.sys, &x.cur, a, &x.next, rank, old) { // old: no deeper than k
+	// As in explore, each successor is probed one step behind its making,
+	// its slot prefetched meanwhile.
+	var prevFP uint64
+	var prevK int // the successor's place in x (encodeOf)
+	var prevRankClose bool
+	for i := 0; i <= len(x.acts); i++ {
+		var nfp uint64
+		var rankClose bool
+		if i < len(x.acts) {
+			nfp = key(x.step(x.acts[i]))
+			w.r.seen.prefetch(nfp)
+			w.local.prefetch(nfp)
+			if w.term != nil && x.sys.Ranked() {
+				rankClose = x.sys.RankAfter(&x.cur, x.acts[i], x.next, rank) >= rank
+			}
+		}
+		if i == 0 {
+			prevFP, prevK, prevRankClose = nfp, x.k, rankClose
+			continue
+		}
+		j := i - 1
+		countAction(w.cov, x.sys, &x.cur, x.acts[j])
+		old := w.r.seen.has(prevFP)
+		if w.term != nil && closes(x.sys, prevRankClose, old) { // old: no deeper than k
 			lv.cyclic.Store(true)
 			lv.stop.Store(true)
 			return
 		}
-		if !old {
-			s := nfp >> (64 - shardBits)
+		if !old && w.firstInLevel(prevFP) {
+			s := prevFP >> (64 - shardBits)
 			c := cap(w.recs[s])
-			ref, grew := w.arena.add(x.encode())
-			w.recs[s] = append(w.recs[s], rec{nfp, k<<16 | uint64(j), w.idx<<56 | ref})
+			ref, grew := w.arena.add(x.encodeOf(prevK))
+			w.recs[s] = append(w.recs[s], rec{prevFP, k<<16 | uint64(j), w.idx<<56 | ref})
 			if d := uint64(cap(w.recs[s])-c)*recSize + grew; d != 0 {
 				w.recBytes.Add(d)
 			}
 		}
+		prevFP, prevK, prevRankClose = nfp, x.k, rankClose
 	}
+}
+
+// firstInLevel reports whether the worker meets fp for the first time in
+// the level, and notes it.
+func (w *levelWorker[S, M]) firstInLevel(fp uint64) bool {
+	size := len(w.local.keys)
+	_, added := w.local.insert(fp, noParent, 0)
+	if len(w.local.keys) != size {
+		w.recBytes.Add(uint64(len(w.local.keys)-size) * 8)
+	}
+	return added
+}
+
+// newLevel empties the worker's table of the level's records, and makes
+// it smaller when the last level used a small part of it.
+func (w *levelWorker[S, M]) newLevel() {
+	sh := &w.local
+	if sh.keys == nil || sh.n*8 < uint64(len(sh.keys)) && len(sh.keys) > minShard {
+		size := max(minShard, 2*sh.n)
+		w.recBytes.Add(-uint64(len(sh.keys)) * 8)
+		sh.make(size, false, false)
+		w.recBytes.Add(size * 8)
+	} else {
+		clear(sh.keys)
+	}
+	sh.n = 0
 }
 
 // merge is phase 2's first half: the new states of the level, one record

@@ -23,7 +23,10 @@
 // Beyond Protocol, a protocol implements the hooks its properties and its
 // system model need; the checker finds them by type assertion, so each
 // protocol states the ones it implements with a compile-time assertion
-// beside the method (var _ model.Waiter[State] = (*Protocol)(nil)), and a
+// beside the method (var _ model.Waiter[State] = (*Protocol)(nil)), or,
+// for methods it has from an embedded type (the mutual-exclusion
+// protocols' FairInput, InCS and Waiting from mutex.Site, their {Kind, TS}
+// message codec from mutex.KindTSCodec), beside its constructor; a
 // misspelled method fails to build instead of being silently ignored.
 // The hooks, and the shipped protocols that implement them:
 //

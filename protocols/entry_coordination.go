@@ -36,7 +36,10 @@ func init() {
 			{"reads", "leader", "leader (Chubby, under the master lease), local (ZooKeeper, may be stale) or sync (sync, then local)"},
 			paramEpochs,
 			{"lease", "on", "off: a follower may start an election while the leader lives (a master lease that runs out too early)"},
-			{"cache", "off", "Chubby's client caching of /x (with -replicas 1): on (the master invalidates every copy before a write commits) or late (after)"}},
+			{"cache", "off", "Chubby's client caching of /x (with -replicas 1): on (the master invalidates every copy before a write commits) or late (after)"},
+			{"leader", "formula", "how an epoch's leader is chosen: formula (replica (e-1) mod R) or elected (Chubby's vote once, " +
+				"a majority, the master lease; elections may also start while the leader lives)"},
+			{"leasewait", "on", "off (with -leader elected): a new leader starts at once, while the old one may still serve under its lease"}},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
 			r, c, err := coordinationSize(v)
 			if err != nil {
@@ -68,6 +71,20 @@ func init() {
 				p.NoLease = true
 			default:
 				return nil, fmt.Errorf("parameter lease=%s: want on or off", clip.Quote(l))
+			}
+			if p.Leader, err = coordination.ParseLeaderMode(v.Get("leader")); err != nil {
+				return nil, fmt.Errorf("parameter %v", err)
+			}
+			switch l := v.Get("leasewait"); {
+			case l != "on" && l != "off":
+				return nil, fmt.Errorf("parameter leasewait=%s: want on or off", clip.Quote(l))
+			case l == "off" && p.Leader != coordination.ElectedLeader:
+				return nil, fmt.Errorf("parameter leasewait=off needs leader=elected: the formula's leader waits for no election")
+			case l == "off":
+				p.NoLeaseWait = true
+			}
+			if p.Leader == coordination.ElectedLeader && (p.NoLease || p.Cache != coordination.NoCache) {
+				return nil, fmt.Errorf("parameter leader=elected goes with lease=on and cache=off: its elections may start early by themselves, and its leader keeps no cachers")
 			}
 			return target(p, cfg, coordination.Properties(p))
 		},

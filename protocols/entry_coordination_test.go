@@ -30,7 +30,7 @@ func TestCoordinationEntries(t *testing.T) {
 	for reads, want := range map[string]checker.Verdict{"leader": checker.Pass, "sync": checker.Pass, "local": checker.Violated} {
 		target, v, err := e.BuildWith(map[string]string{"ops": "1", "reads": reads}, model.Config{})
 		require.NoError(t, err)
-		require.Equal(t, "replicas=3 clients=2 ops=1 reads="+reads+" epochs=3 lease=on cache=off", v.String())
+		require.Equal(t, "replicas=3 clients=2 ops=1 reads="+reads+" epochs=3 lease=on cache=off leader=formula leasewait=on", v.String())
 		require.Equal(t, want, target.Check(checker.Options{}).Verdict, reads)
 	}
 
@@ -49,6 +49,19 @@ func TestCoordinationEntries(t *testing.T) {
 	require.ErrorContains(t, err, "cache=on needs replicas=1 and reads=leader")
 	_, _, err = e.BuildWith(map[string]string{"clients": "9"}, model.Config{})
 	require.ErrorContains(t, err, "from 1 to 8")
+
+	// The elected leader (-leader elected): the election's properties too,
+	// and the settings that go with it.
+	target, _, err := e.BuildWith(map[string]string{"leader": "elected"}, model.Config{})
+	require.NoError(t, err)
+	require.Equal(t, []string{"zab-agreement", "one-leader-per-epoch", "one-serving-leader", "service-leader-elected",
+		"linearizability", "no-deadlock"}, target.PropertyNames())
+	_, _, err = e.BuildWith(map[string]string{"leader": "voted"}, model.Config{})
+	require.ErrorContains(t, err, "leader=\"voted\": want formula or elected")
+	_, _, err = e.BuildWith(map[string]string{"leasewait": "off"}, model.Config{})
+	require.ErrorContains(t, err, "leasewait=off needs leader=elected")
+	_, _, err = e.BuildWith(map[string]string{"leader": "elected", "lease": "off"}, model.Config{})
+	require.ErrorContains(t, err, "leader=elected goes with lease=on and cache=off")
 
 	// Chubby's sessions: a fail-over shorter than the grace period keeps
 	// them; without a grace period one is lost.

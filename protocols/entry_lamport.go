@@ -1,39 +1,24 @@
 package protocols
 
 import (
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/costs"
-	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/lamport"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 func init() {
-	Register(Entry{
+	Register(mutexEntry(Entry{
 		Name:   "lamport",
 		Doc:    "Lamport's mutual exclusion: request queues, REQUEST/REPLY/RELEASE, enter on L1 and L2 (seed 002)",
 		Params: []Param{paramN("3"), paramRounds},
-		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, err := v.Int("n", 2, lamport.MaxSites)
-			if err != nil {
-				return nil, err
-			}
-			r, err := v.Int("rounds", 1, 100)
-			if err != nil {
-				return nil, err
-			}
-			p := lamport.New(n, r)
-			return target(p, cfg, lamport.Properties(p, cfg))
-		},
-		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, err := v.Int("n", 2, lamport.MaxSites)
-			if err != nil {
-				return nil, err
-			}
-			p := lamport.New(n, mutex.Endless)
-			return target(p, cfg, lamport.Properties(p, cfg))
-		},
-		Family: "mutex",
 		Costs:  costs.LamportTable,
-	})
+	}, newLamport, lamport.Properties))
+}
+
+// newLamport is the protocol of values v, for the given rounds.
+func newLamport(v Values, rounds int) (*lamport.Protocol, error) {
+	n, err := v.Int("n", 2, lamport.MaxSites)
+	if err != nil {
+		return nil, err
+	}
+	return lamport.New(n, rounds), nil
 }

@@ -1,15 +1,12 @@
 package protocols
 
 import (
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/costs"
-	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 func init() {
-	Register(Entry{
+	Register(mutexEntry(Entry{
 		Name: "maekawa",
 		Doc:  "Maekawa's original voting algorithm: one vote at a time within intersecting voting sets; deadlocks (seeds 000, 001)",
 		Params: []Param{
@@ -18,31 +15,20 @@ func init() {
 			paramSets,
 			paramRequesters,
 		},
-		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, r, sets, req, err := maekawaParams(v)
-			if err != nil {
-				return nil, err
-			}
-			p, err := maekawa.New(n, r, sets)
-			if err != nil {
-				return nil, err
-			}
-			p.Requesters = req
-			return target(p, cfg, maekawa.Properties(p, cfg))
-		},
-		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
-			n, _, sets, req, err := maekawaParams(v)
-			if err != nil {
-				return nil, err
-			}
-			p, err := maekawa.New(n, mutex.Endless, sets)
-			if err != nil {
-				return nil, err
-			}
-			p.Requesters = req
-			return target(p, cfg, maekawa.Properties(p, cfg))
-		},
-		Family: "mutex",
-		Costs:  costs.MaekawaTable,
-	})
+		Costs: costs.MaekawaTable,
+	}, newMaekawa, maekawa.Properties))
+}
+
+// newMaekawa is the protocol of values v, for the given rounds.
+func newMaekawa(v Values, rounds int) (*maekawa.Protocol, error) {
+	n, sets, req, err := maekawaParams(v)
+	if err != nil {
+		return nil, err
+	}
+	p, err := maekawa.New(n, rounds, sets)
+	if err != nil {
+		return nil, err
+	}
+	p.Requesters = req
+	return p, nil
 }

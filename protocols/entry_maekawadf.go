@@ -1,16 +1,13 @@
 package protocols
 
 import (
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/costs"
-	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawadf"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 // newMaekawaDF is the protocol of values v, for the given rounds.
 func newMaekawaDF(v Values, rounds int) (*maekawadf.Protocol, error) {
-	n, _, sets, req, err := maekawaParams(v)
+	n, sets, req, err := maekawaParams(v)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +24,7 @@ func newMaekawaDF(v Values, rounds int) (*maekawadf.Protocol, error) {
 }
 
 func init() {
-	Register(Entry{
+	Register(mutexEntry(Entry{
 		Name: "maekawa-df",
 		Doc:  "Maekawa's algorithm with timestamps and FAILED/INQUIRE/YIELD deadlock handling (seed 002)",
 		Params: []Param{
@@ -40,25 +37,6 @@ func init() {
 				"displaced (FAILED to a request pushed back from the head of the queue), " +
 				"defer (keep an early INQUIRE until a FAILED), held (yield only a vote held)"},
 		},
-		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			_, r, _, _, err := maekawaParams(v)
-			if err != nil {
-				return nil, err
-			}
-			p, err := newMaekawaDF(v, r)
-			if err != nil {
-				return nil, err
-			}
-			return target(p, cfg, maekawadf.Properties(p, cfg))
-		},
-		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
-			p, err := newMaekawaDF(v, mutex.Endless)
-			if err != nil {
-				return nil, err
-			}
-			return target(p, cfg, maekawadf.Properties(p, cfg))
-		},
-		Family: "mutex",
-		Costs:  costs.MaekawaDFTable,
-	})
+		Costs: costs.MaekawaDFTable,
+	}, newMaekawaDF, maekawadf.Properties))
 }

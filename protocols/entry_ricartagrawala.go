@@ -3,41 +3,19 @@ package protocols
 import (
 	"fmt"
 
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/internal/clip"
-	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
 	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
 )
 
 func init() {
-	Register(Entry{
+	Register(mutexEntry(Entry{
 		Name: "ricartagrawala",
 		Doc:  "Ricart-Agrawala mutual exclusion: timestamped requests to all, deferred replies (seed 000)",
 		Params: []Param{paramN("3"), paramRounds,
 			{"clock", "notes", "notes: every message carries the sender's clock; spin: only requests do (the SPIN anchor model)"}},
-		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			r, err := v.Int("rounds", 1, 100)
-			if err != nil {
-				return nil, err
-			}
-			p, err := newRicartAgrawala(v, r)
-			if err != nil {
-				return nil, err
-			}
-			return target(p, cfg, ra.Properties(p, cfg))
-		},
-		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
-			p, err := newRicartAgrawala(v, mutex.Endless)
-			if err != nil {
-				return nil, err
-			}
-			return target(p, cfg, ra.Properties(p, cfg))
-		},
-		Family: "mutex",
-		Costs:  costs.RicartAgrawalaTable,
-	})
+		Costs: costs.RicartAgrawalaTable,
+	}, newRicartAgrawala, ra.Properties))
 }
 
 // newRicartAgrawala is the protocol of values v, for the given rounds.

@@ -1,15 +1,14 @@
 package protocols
 
 import (
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/costs"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/tokenring"
 )
 
 func init() {
-	Register(Entry{
+	e := mutexEntry(Entry{
 		Name: "tokenring",
 		Doc:  "token ring mutual exclusion: one token circulates on a logical ring; its holder may enter; token loss: timeout or Misra's ping-pong (seed 000)",
 		Params: []Param{paramN("3"), paramRounds,
@@ -17,31 +16,15 @@ func init() {
 				"pingpong (Misra: ping and pong detect each other's loss)"},
 			{"k", "3", "timeout: the token value v runs in 0..k-1 (the notes: k > 2); pingpong: nbping and nbpong are counted modulo k"},
 		},
-		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			r, err := v.Int("rounds", 1, 100)
-			if err != nil {
-				return nil, err
-			}
-			p, err := newTokenRing(v, r)
-			if err != nil {
-				return nil, err
-			}
-			return target(p, cfg, tokenring.Properties(p, cfg))
-		},
-		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
-			p, err := newTokenRing(v, mutex.Endless)
-			if err != nil {
-				return nil, err
-			}
-			// A live run may lose the token (-faults drop): at most one
-			// token then, as the checker's property under drops says.
-			props := cfg
-			props.Faults.Budget[model.Drop] = model.Unbounded
-			return target(p, cfg, tokenring.Properties(p, props))
-		},
-		Family: "mutex",
-		Costs:  costs.TokenRingTable,
+		Costs: costs.TokenRingTable,
+	}, newTokenRing, tokenring.Properties)
+	// A live run may lose the token (-faults drop): at most one token
+	// then, as the checker's property under drops says.
+	_, e.LiveTarget = mutexTargets(newTokenRing, func(p *tokenring.Protocol, cfg model.Config) property.Set[tokenring.State, tokenring.Msg] {
+		cfg.Faults.Budget[model.Drop] = model.Unbounded
+		return tokenring.Properties(p, cfg)
 	})
+	Register(e)
 }
 
 // newTokenRing is the protocol of values v, for the given rounds.

@@ -1,15 +1,12 @@
 package protocols
 
 import (
-	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/costs"
-	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
 	"github.com/coordcheck/coordcheck/protocols/voting"
 )
 
 func init() {
-	Register(Entry{
+	Register(mutexEntry(Entry{
 		Name: "voting",
 		Doc:  "decentralized voting (Lin): a majority of coordinators' votes, queues by Lamport time, Yield or back-off (seed 001)",
 		Params: []Param{
@@ -18,27 +15,8 @@ func init() {
 			paramRounds,
 			{"option", "yield", "when nobody has a majority: yield (option B, Yield to the voters) or backoff (option A, release, back off, retry)"},
 		},
-		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			r, err := v.Int("rounds", 1, 100)
-			if err != nil {
-				return nil, err
-			}
-			p, err := newVoting(v, r)
-			if err != nil {
-				return nil, err
-			}
-			return target(p, cfg, voting.Properties(p, cfg))
-		},
-		LiveTarget: func(v Values, cfg model.Config) (checker.Target, error) {
-			p, err := newVoting(v, mutex.Endless)
-			if err != nil {
-				return nil, err
-			}
-			return target(p, cfg, voting.Properties(p, cfg))
-		},
-		Family: "mutex",
-		Costs:  costs.VotingTable,
-	})
+		Costs: costs.VotingTable,
+	}, newVoting, voting.Properties))
 }
 
 // newVoting is the protocol of values v, for the given rounds.

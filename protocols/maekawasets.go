@@ -11,13 +11,10 @@ var paramSets = Param{"sets", "all", "voting sets: all (everyone), grid (row+col
 var paramRequesters = Param{"requesters", "all", "processes that request the critical section: all, or comma-separated ids, " +
 	"e.g. 0,1,2; the others only vote"}
 
-// maekawaParams reads n, rounds, the voting sets and the requesters of a
-// Maekawa entry.
-func maekawaParams(v Values) (n, rounds int, sets []maekawa.Set, requesters maekawa.Set, err error) {
+// maekawaParams reads n, the voting sets and the requesters of a Maekawa
+// entry.
+func maekawaParams(v Values) (n int, sets []maekawa.Set, requesters maekawa.Set, err error) {
 	if n, err = v.Int("n", 1, 63); err != nil {
-		return
-	}
-	if rounds, err = v.Int("rounds", 1, 100); err != nil {
 		return
 	}
 	if sets, err = maekawa.ParseSets(v.Get("sets"), n); err != nil {

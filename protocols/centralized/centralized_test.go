@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/codectest"
 	"github.com/coordcheck/coordcheck/internal/spintest"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
@@ -121,23 +122,6 @@ func TestCodecRoundTrip(t *testing.T) {
 		{Holder: 2, Queue: Queue("").Push(3).Push(0)},
 		{Holder: 2, Queue: Queue("").Push(0).Push(3)},
 	}
-	seen := map[string]int{}
-	for i, s := range states {
-		b := p.AppendState([]byte{7}, s)
-		got, rest := p.ReadState(b[1:])
-		require.Equal(t, s, got)
-		require.Empty(t, rest)
-		_, dup := seen[string(b)]
-		require.False(t, dup, "state %d encodes like state %d", i, seen[string(b)])
-		seen[string(b)] = i
-	}
-	texts := map[string]bool{}
-	for _, m := range []Msg{{Request}, {Grant}, {Release}} {
-		b := p.AppendMsg(nil, m)
-		got, rest := p.ReadMsg(b)
-		require.Equal(t, m, got)
-		require.Empty(t, rest)
-		texts[p.FormatMsg(m)] = true
-	}
-	require.Len(t, texts, 3)
+	codectest.States(t, p, states)
+	codectest.Msgs(t, p, []Msg{{Request}, {Grant}, {Release}})
 }

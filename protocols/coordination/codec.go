@@ -27,6 +27,9 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 			b = append(model.AppendString(b, w.Path), w.Client)
 			b = model.AppendBool(b, w.Child)
 		}
+		if p.Leader == ElectedLeader { // the formula's encodings stay as they were
+			b = model.AppendBool(append(b, r.Ballot.Epoch, r.Ballot.Votes, r.Leader), r.Ballot.Voted)
+		}
 	case ClientNode:
 		c := &s.C
 		b = append(b, c.Conn, c.Next, byte(c.Phase), c.Mine, c.Pred, c.Wrote, c.Seen, c.View, c.Cached)
@@ -70,6 +73,10 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 			w.Client = b[0]
 			w.Child, b = model.ReadBool(b[1:])
 			r.Watches = append(r.Watches, w)
+		}
+		if p.Leader == ElectedLeader {
+			r.Ballot.Epoch, r.Ballot.Votes, r.Leader = b[0], b[1], b[2]
+			r.Ballot.Voted, b = model.ReadBool(b[3:])
 		}
 	case ClientNode:
 		c := &s.C
@@ -197,7 +204,7 @@ func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
 		b = appendTxn(append(b, m.Epoch, m.N), m.Txn)
 	case Ack, Commit, AckNewLeader, Write:
 		b = append(b, m.Epoch, m.N, m.Seq)
-	case NewEpoch, Join, Failover:
+	case NewEpoch, Join, VoteReq, Vote, Failover:
 		b = append(b, m.Epoch)
 	case AckEpoch, NewLeader:
 		b = appendLog(append(b, m.Epoch, m.N), m.Log)
@@ -232,7 +239,7 @@ func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
 		m.Txn, b = readTxn(b[2:])
 	case Ack, Commit, AckNewLeader, Write:
 		m.Epoch, m.N, m.Seq, b = b[0], b[1], b[2], b[3:]
-	case NewEpoch, Join, Failover:
+	case NewEpoch, Join, VoteReq, Vote, Failover:
 		m.Epoch, b = b[0], b[1:]
 	case AckEpoch, NewLeader:
 		m.Epoch, m.N = b[0], b[1]
@@ -349,6 +356,18 @@ func (p *Protocol) formatReplica(r Replica) string {
 	fmt.Fprintf(&b, " log=%s committed=%d tree={%s}", p.formatLog(r.Log), r.Committed, p.tree(r).format(p))
 	if r.Role == Discovery || r.Role == Syncing {
 		fmt.Fprintf(&b, " votes=%s", formatSet(uint64(r.Votes)))
+	}
+	if p.Leader == ElectedLeader {
+		if r.Role != Leading && r.Role != Discovery && r.Role != Syncing && r.Leader != 0 {
+			fmt.Fprintf(&b, " leader=p%d", r.Leader-1)
+		}
+		fmt.Fprintf(&b, " ballot=e%d", r.Ballot.Epoch)
+		if r.Ballot.Voted {
+			b.WriteString(" voted")
+		}
+		if r.Role == Candidate || r.Role == Elected {
+			fmt.Fprintf(&b, " ballots=%s", formatSet(uint64(r.Ballot.Votes)))
+		}
 	}
 	if r.Role == Leading || r.Role == Syncing {
 		var ms []string

@@ -20,6 +20,8 @@ func TestCodecRoundTripAndPurity(t *testing.T) {
 		case 0:
 			reads := rapid.SampledFrom([]ReadMode{LeaderReads, LocalReads, SyncReads}).Draw(rt, "reads")
 			p = NewRegister(3, 2, 3, reads)
+			p.Leader = rapid.SampledFrom([]LeaderMode{FormulaLeader, ElectedLeader}).Draw(rt, "leader")
+			p.NoLeaseWait = p.Leader == ElectedLeader && rapid.Bool().Draw(rt, "noleasewait")
 		case 1:
 			p = NewLock(3, rapid.IntRange(2, 3).Draw(rt, "clients"), false, false)
 		case 2:

@@ -12,7 +12,9 @@
 // following. The leader of epoch e is replica (e-1) mod R, as a view's
 // primary in Viewstamped Replication: that is Zab's Phase 0 ("prospective
 // leader L elected") made deterministic, which keeps the state space small.
-// The other phases are Zab's:
+// With Leader set to ElectedLeader (-leader elected) the replicas elect
+// it instead, by Chubby's vote with the master lease, the rule package
+// masterelect holds (elected.go). The other phases are Zab's:
 //
 //   - Phase 1, discovery: the prospective leader sends NEWEPOCH(e);
 //     "followers promise not to go back to previous epochs" and answer
@@ -115,6 +117,6 @@
 // Chubby's client side adds the lock-delay (lockdelay.go), client
 // caching with invalidation (cache.go) and the session as the client
 // sees it, with jeopardy and the grace period across a master fail-over
-// (session.go). The election of the service's own
-// leader, which this package fixes by a formula, is package masterelect.
+// (session.go). The election of the service's own leader is package
+// masterelect on its own, and elected.go here.
 package coordination

@@ -28,8 +28,17 @@ func (p *Protocol) startElection(self model.NodeID, r Replica, out *model.Out[Ms
 	if e == 0 {
 		return r
 	}
+	return p.startDiscovery(self, r, e, out)
+}
+
+// startDiscovery: self, the prospective leader of epoch e (by the formula,
+// or elected), starts phase 1: NEWEPOCH.
+func (p *Protocol) startDiscovery(self model.NodeID, r Replica, e uint8, out *model.Out[Msg]) Replica {
 	r = p.connLoss(r, out)
 	r.Role, r.Accepted, r.Votes = Discovery, e, 1<<self
+	if p.Leader == ElectedLeader {
+		r.Leader, r.Ballot.Votes = uint8(self)+1, 0
+	}
 	for j := range p.R {
 		if id := model.NodeID(j); id != self {
 			out.Send(id, Msg{Kind: NewEpoch, Epoch: e})
@@ -44,12 +53,23 @@ func (p *Protocol) onNewEpoch(r Replica, from model.NodeID, m Msg, out *model.Ou
 	if m.Epoch <= r.Accepted {
 		return r
 	}
+	if (r.Role == Candidate || r.Role == Elected) && m.Epoch < r.Ballot.Epoch {
+		return r // a late NEWEPOCH: it stands in a later epoch
+	}
 	if r.Role == Leading {
 		// A deposed leader (only when an election was premature): its
 		// sessions are no longer its to expire.
 		for c := range p.C {
 			out.CancelTimer(TimerSession + model.TimerID(c))
 		}
+	}
+	if p.Leader == ElectedLeader {
+		// It follows the leader of e, who was elected in e; whatever part
+		// it had in the election is over.
+		out.CancelTimer(TimerLeaseWait)
+		out.CancelTimer(TimerLeaseExpiry)
+		r.Ballot, r.Leader = r.Ballot.Observe(m.Epoch), uint8(from)+1
+		r.Ballot.Votes = 0
 	}
 	r = p.connLoss(r, out)
 	r.Role, r.Accepted, r.Votes, r.Match = Promised, m.Epoch, 0, [MaxReplicas]uint8{}
@@ -161,6 +181,9 @@ func (p *Protocol) establish(self model.NodeID, r Replica, out *model.Out[Msg]) 
 		r = p.failover(r, out)
 	}
 	out.CancelTimer(TimerElection)
+	if p.Leader == ElectedLeader {
+		out.SetTimer(TimerLeaseExpiry)
+	}
 	return r
 }
 

@@ -22,9 +22,14 @@ var _ model.TimerGuard[State, Msg] = (*Protocol)(nil)
 //     sends no more KeepAlives;
 //   - connloss, at a client: no answer can come any more: its server has
 //     crashed, or has restarted and forgotten the request.
+//
+// With the elected leader, the election, lease-wait and lease-expiry
+// timers follow elected.go (electedReady).
 func (p *Protocol) TimerReady(w *model.World[State, Msg], self model.NodeID, t model.TimerID) bool {
 	s := &w.Nodes[self]
 	switch {
+	case p.Leader == ElectedLeader && t < TimerSession && t != TimerConnLoss:
+		return p.electedReady(w, self, t)
 	case t == TimerElection:
 		r := &s.R
 		if r.Role != Following && r.Role != Promised {

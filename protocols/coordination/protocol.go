@@ -6,6 +6,7 @@ import (
 	quote "github.com/coordcheck/coordcheck/internal/clip"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/masterelect"
 )
 
 // ReadMode says where reads are served (see the package comment).
@@ -80,6 +81,37 @@ type Protocol struct {
 	// Broken selects the recipe's deliberately broken variant (see each
 	// recipe's file): what the checker must catch.
 	Broken bool
+	// Leader says how an epoch's leader is chosen: by the formula (the
+	// default) or elected by the replicas with Chubby's vote (elected.go).
+	Leader LeaderMode
+	// NoLeaseWait (with the elected leader) lets a new leader start at
+	// once, without waiting out the old leader's lease: the deliberately
+	// broken variant.
+	NoLeaseWait bool
+}
+
+// LeaderMode says how the leader of an epoch is chosen.
+type LeaderMode uint8
+
+// The leader modes.
+const (
+	FormulaLeader LeaderMode = iota // replica (e-1) mod R leads epoch e
+	ElectedLeader                   // Chubby's vote once, majority, master lease (elected.go)
+)
+
+var leaderNames = [...]string{FormulaLeader: "formula", ElectedLeader: "elected"}
+
+// String is the mode's name as a parameter value.
+func (m LeaderMode) String() string { return leaderNames[m] }
+
+// ParseLeaderMode reads "formula" or "elected".
+func ParseLeaderMode(s string) (LeaderMode, error) {
+	for i, n := range leaderNames {
+		if n == s {
+			return LeaderMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("leader=%s: want formula or elected", quote.Quote(s))
 }
 
 // NewRegister returns the service with register clients that run ops
@@ -133,6 +165,15 @@ func (p *Protocol) storeNode() model.NodeID         { return model.NodeID(p.R + 
 // leaderOf is the leader of epoch e: replica (e-1) mod R.
 func (p *Protocol) leaderOf(e uint8) model.NodeID { return model.NodeID((int(e) - 1) % p.R) }
 
+// leaderFor is the leader of the epoch r has accepted: by the formula, or
+// the one it promised (elected).
+func (p *Protocol) leaderFor(r *Replica) model.NodeID {
+	if p.Leader == ElectedLeader {
+		return model.NodeID(r.Leader - 1)
+	}
+	return p.leaderOf(r.Accepted)
+}
+
 // majority is the size of a quorum of replicas.
 func (p *Protocol) majority() int { return p.R/2 + 1 }
 
@@ -140,7 +181,11 @@ func (p *Protocol) majority() int { return p.R/2 + 1 }
 const (
 	TimerElection model.TimerID = 0 // a follower: the leader's lease ran out
 	TimerConnLoss model.TimerID = 1 // a client: its server is gone
-	TimerSession  model.TimerID = 8 // the leader: TimerSession+c, client c's session expired
+	// With the elected leader: a new leader has waited out the old lease;
+	// a leader's lease ran out unrenewed.
+	TimerLeaseWait   model.TimerID = 2
+	TimerLeaseExpiry model.TimerID = 3
+	TimerSession     model.TimerID = 8 // the leader: TimerSession+c, client c's session expired
 )
 
 // Protocol implements model.TimerNamer (checked by the compiler).
@@ -154,6 +199,10 @@ func (p *Protocol) TimerName(t model.TimerID) string {
 		return "election"
 	case t == TimerConnLoss:
 		return "connloss"
+	case t == TimerLeaseWait:
+		return "lease-wait"
+	case t == TimerLeaseExpiry:
+		return "lease-expiry"
 	case t == TimerLease:
 		return "lease"
 	case t == TimerGrace:
@@ -194,10 +243,17 @@ func (p *Protocol) Init(self model.NodeID, out *model.Out[Msg]) State {
 	switch s.Kind {
 	case ReplicaNode:
 		s.R = Replica{Role: Following, Accepted: 1, Current: 1}
+		if p.Leader == ElectedLeader {
+			// As if p0 had won epoch 1's vote: all voted for it.
+			s.R.Ballot, s.R.Leader = masterelect.Ballot{Epoch: 1, Voted: true}, uint8(p.leaderOf(1))+1
+		}
 		if self == p.leaderOf(1) {
 			s.R.Role = Leading
 			for c := range p.C {
 				out.SetTimer(TimerSession + model.TimerID(c))
+			}
+			if p.Leader == ElectedLeader {
+				out.SetTimer(TimerLeaseExpiry)
 			}
 		} else {
 			out.SetTimer(TimerElection)
@@ -293,8 +349,15 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 // stepReplica is a replica's reaction to a message or a timer.
 func (p *Protocol) stepReplica(self model.NodeID, r Replica, ev model.Event[Msg], out *model.Out[Msg]) Replica {
 	if ev.Kind == model.Timeout {
-		if ev.Timer == TimerElection {
+		switch {
+		case ev.Timer == TimerElection && p.Leader == ElectedLeader:
+			return p.stand(self, r, out)
+		case ev.Timer == TimerElection:
 			return p.startElection(self, r, out)
+		case ev.Timer == TimerLeaseWait:
+			return p.startDiscovery(self, r, r.Ballot.Epoch, out)
+		case ev.Timer == TimerLeaseExpiry:
+			return p.stepDown(r, out)
 		}
 		if ev.Timer >= TimerLapse {
 			return p.lapse(self, r, uint8(ev.Timer-TimerLapse), out)
@@ -334,6 +397,10 @@ func (p *Protocol) stepReplica(self model.NodeID, r Replica, ev model.Event[Msg]
 		return p.onJoin(r, from, m, out)
 	case InvAck:
 		return p.onInvAck(self, r, p.clientOf(from), out)
+	case VoteReq:
+		return p.onVoteReq(r, from, m, out)
+	case Vote:
+		return p.onVote(self, r, from, m, out)
 	}
 	return r
 }

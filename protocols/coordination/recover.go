@@ -1,6 +1,9 @@
 package coordination
 
-import "github.com/coordcheck/coordcheck/model"
+import (
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/masterelect"
+)
 
 // Protocol implements model.Restarter (checked by the compiler).
 var _ model.Restarter[State, Msg] = (*Protocol)(nil)
@@ -23,6 +26,12 @@ func (p *Protocol) Recover(self model.NodeID, crashed State, out *model.Out[Msg]
 	case ReplicaNode:
 		c := crashed.R
 		s.R = Replica{Role: Promised, Accepted: c.Accepted, Current: c.Current, Log: c.Log, Committed: c.Committed}
+		if p.Leader == ElectedLeader {
+			// Its vote is stable storage too ("each server votes for at
+			// most one leader"), and so is whom it promised.
+			s.R.Ballot = masterelect.Ballot{Epoch: c.Ballot.Epoch, Voted: c.Ballot.Voted}
+			s.R.Leader = c.Leader
+		}
 		out.SetTimer(TimerElection)
 		for j := range p.R {
 			if id := model.NodeID(j); id != self {

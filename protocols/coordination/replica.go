@@ -25,7 +25,7 @@ func (p *Protocol) onRequest(self model.NodeID, r Replica, c uint8, m Msg, out *
 		return r
 	}
 	op := m.Op
-	leader := p.leaderOf(r.Accepted)
+	leader := p.leaderFor(&r)
 	switch {
 	case op.Kind.IsWrite():
 		r.Owed[c] = m.Seq + 1

@@ -87,8 +87,8 @@ func (s SessState) String() string { return sessStateNames[s] }
 
 // The timers of the sessions (see TimerName).
 const (
-	TimerLease model.TimerID = 2  // a client: its local lease ran out
-	TimerGrace model.TimerID = 3  // a client: its grace period ran out
+	TimerLease model.TimerID = 4  // a client: its local lease ran out
+	TimerGrace model.TimerID = 5  // a client: its grace period ran out
 	TimerLapse model.TimerID = 16 // the master: TimerLapse+c, client c's lease timed out
 )
 

@@ -87,10 +87,12 @@ func Properties(p *Protocol) property.Set[State, Msg] {
 		return recipeProperties(p)
 	}
 	if p.Workload == RegisterClients {
-		invs := []property.Invariant[State, Msg]{
-			p.Agreement(),
-			linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout),
+		invs := []property.Invariant[State, Msg]{p.Agreement()}
+		if p.Leader == ElectedLeader {
+			// The election's own properties (elected.go).
+			invs = append(invs, p.OneEpochLeader(), p.OneServing(), p.ServiceLeader())
 		}
+		invs = append(invs, linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout))
 		if p.Sessions != NoSessions {
 			invs = append(invs, p.NoActAfterExpiry(), p.SessionSurvives())
 		}

@@ -1,6 +1,10 @@
 package coordination
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/coordcheck/coordcheck/protocols/masterelect"
+)
 
 // Limits of the model.
 const (
@@ -19,10 +23,14 @@ const (
 	Discovery             // prospective leader, phase 1: collecting promises
 	Syncing               // prospective leader, phase 2: collecting NEWLEADER acks
 	Promised              // follower in phases 1-2: promised an epoch, awaiting NEWLEADER
+	// With the elected leader (elected.go), phase 0: Candidate asks for
+	// votes; Elected has a majority and waits out the old master's lease.
+	Candidate
+	Elected
 )
 
 var roleNames = [...]string{Following: "FOLLOWING", Leading: "LEADING", Discovery: "DISCOVERY",
-	Syncing: "SYNC", Promised: "PROMISED"}
+	Syncing: "SYNC", Promised: "PROMISED", Candidate: "CANDIDATE", Elected: "ELECTED"}
 
 // String is the role's name in traces.
 func (r Role) String() string { return roleNames[r] }
@@ -75,6 +83,11 @@ type Replica struct {
 	Cachers, Waiting uint8
 	Pending          Txn
 	Watches          []WatchReg // sorted by path, kind and client
+	// With the elected leader only (elected.go; zero otherwise): Ballot,
+	// the replica's vote in Chubby's election (its epoch and vote are
+	// persistent), and Leader, the leader of epoch Accepted plus one.
+	Ballot masterelect.Ballot
+	Leader uint8
 }
 
 // serving says whether the replica answers clients: in phase 3 only.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/bruteforce"
 	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -15,8 +16,9 @@ import (
 // An independent brute-force enumeration of seed 002's algorithm, sharing no
 // code with the package or the checker: sites keep their request queue as
 // an explicit sorted list of (ts, id) pairs, channels are slices of
-// messages per ordered pair, and a world is identified by the text of all its fields. Its
-// counts must equal the checker's.
+// messages per ordered pair, and a world is identified by the text of all
+// its fields; internal/bruteforce counts them. Its counts must equal the
+// checker's.
 
 type eReq struct{ ts, id int }
 
@@ -163,25 +165,7 @@ func enumerate(n, rounds int) (states, edges uint64, depth int) {
 		}
 		return out
 	}
-	seen := map[string]bool{init.key(): true}
-	level := []eWorld{init}
-	for len(level) > 0 {
-		var next []eWorld
-		for _, w := range level {
-			for _, x := range succ(w) {
-				edges++
-				if k := x.key(); !seen[k] {
-					seen[k] = true
-					next = append(next, x)
-				}
-			}
-		}
-		if len(next) > 0 {
-			depth++
-		}
-		level = next
-	}
-	return uint64(len(seen)), edges, depth
+	return bruteforce.Count(init, eWorld.key, succ)
 }
 
 func TestIndependentEnumeration(t *testing.T) {

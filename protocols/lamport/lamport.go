@@ -55,6 +55,9 @@ const MaxSites = 16
 type Protocol struct {
 	N      int
 	Rounds int
+
+	mutex.Site[State]       // FairInput, InCS and Waiting
+	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
 // New returns Lamport's algorithm for n sites (1..MaxSites) and the given
@@ -65,6 +68,14 @@ func New(n, rounds int) *Protocol {
 	}
 	return &Protocol{N: n, Rounds: rounds}
 }
+
+// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// protocol (checked by the compiler).
+var (
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+)
 
 // State is one site's state.
 type State struct {
@@ -80,6 +91,9 @@ type State struct {
 	// while RELEASED.
 	Heard uint16
 }
+
+// MutexPhase is the process's phase (mutex.Phased).
+func (s State) MutexPhase() mutex.Phase { return s.Phase }
 
 // TS is the timestamp of the site's own pending request (0 when none).
 func (s State) TS(self model.NodeID) uint32 { return s.Queue[self] }
@@ -97,24 +111,12 @@ const (
 
 // Msg is a message with its timestamp.
 // Its encoding is the kind's byte, then the timestamp as a varint
-// (mutex.AppendKindTS).
-type Msg struct {
-	Kind Kind
-	TS   uint32
-}
+// (mutex.KindTSCodec, which Protocol embeds).
+type Msg = mutex.KindTS[Kind]
 
+// Protocol implements model.MsgCodec through mutex.KindTSCodec (checked
+// by the compiler).
 var _ model.MsgCodec[Msg] = (*Protocol)(nil)
-
-// AppendMsg appends m's encoding (mutex.AppendKindTS).
-func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
-	return mutex.AppendKindTS(b, uint8(m.Kind), m.TS)
-}
-
-// ReadMsg reads a message AppendMsg wrote.
-func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
-	k, ts, b := mutex.ReadKindTS(b)
-	return Msg{Kind(k), ts}, b
-}
 
 // before reports whether request (t1, i1) precedes (t2, i2): timestamps
 // ordered lexicographically, ties broken by the lower id.
@@ -176,11 +178,9 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			// Requesting: S_i updates its clock and timestamps the request,
 			// broadcasts REQUEST(ts_i, i) to all other sites and places the
 			// request on request_queue_i.
-			s.Phase = mutex.Wanted
-			s.Clock++
-			s.Queue[self] = s.Clock
+			s.Queue[self] = mutex.Want(&s.Phase, &s.Clock)
 			s.Heard = 0
-			p.broadcast(self, Msg{Request, s.Clock}, out)
+			p.broadcast(self, Msg{Kind: Request, TS: s.Clock}, out)
 		case mutex.Enter:
 			// Executing: S_i enters when L1 and L2 hold.
 			s.Phase = mutex.Held
@@ -191,7 +191,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			s.Rounds++
 			s.Queue[self] = 0
 			s.Heard = 0
-			p.broadcast(self, Msg{Release, s.Clock}, out)
+			p.broadcast(self, Msg{Kind: Release, TS: s.Clock}, out)
 		}
 	case model.Receive:
 		// Every message updates the clock: 1 + max(my clock, received
@@ -207,7 +207,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			// S_j receives REQUEST(ts_i, i): places S_i's request on
 			// request_queue_j and returns a timestamped REPLY to S_i.
 			s.Queue[ev.From] = m.TS
-			out.Send(ev.From, Msg{Reply, s.Clock})
+			out.Send(ev.From, Msg{Kind: Reply, TS: s.Clock})
 		case Reply:
 			// A REPLY only counts towards L1.
 		case Release:
@@ -218,27 +218,6 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	}
 	return s
 }
-
-// Protocol implements model.FairInputs (checked by the compiler).
-var _ model.FairInputs = (*Protocol)(nil)
-
-// FairInput: a site that may enter eventually does, and one in the
-// critical section eventually leaves; requesting is up to the environment.
-func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return mutex.FairInput(in)
-}
-
-// Protocol implements invariants.CriticalSection (checked by the compiler).
-var _ invariants.CriticalSection[State] = (*Protocol)(nil)
-
-// InCS: the site holds the critical section.
-func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
-
-// Protocol implements model.Waiter (checked by the compiler).
-var _ model.Waiter[State] = (*Protocol)(nil)
-
-// Waiting: the site wants the critical section.
-func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
 
 // AppendState encodes s canonically: the slots past N are always zero and
 // are not written.

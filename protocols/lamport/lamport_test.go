@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/codectest"
 	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
@@ -160,24 +161,7 @@ func TestCodecRoundTrip(t *testing.T) {
 		{Phase: mutex.Held, Clock: 5, Queue: q(2, 3, 4), Heard: 0b110, Rounds: 1},
 		{Phase: mutex.Released, Clock: 5, Queue: q(0, 3, 4), Rounds: 2},
 	}
-	seen := map[string]int{}
-	for i, s := range states {
-		b := p.AppendState([]byte{7}, s)
-		got, rest := p.ReadState(b[1:])
-		require.Equal(t, s, got)
-		require.Empty(t, rest)
-		_, dup := seen[string(b)]
-		require.False(t, dup, "state %d encodes like state %d", i, seen[string(b)])
-		seen[string(b)] = i
-	}
-	texts := map[string]bool{}
-	c, err := model.CodecOf[State, Msg](p) // the message codec is derived
-	require.NoError(t, err)
-	for _, m := range []Msg{{Request, 1}, {Request, 2}, {Reply, 1}, {Reply, 200}, {Release, 1}, {Release, 2}, {App, 1}} {
-		got, rest := c.ReadMsg(c.AppendMsg(nil, m))
-		require.Equal(t, m, got)
-		require.Empty(t, rest)
-		texts[p.FormatMsg(m)] = true
-	}
-	require.Len(t, texts, 7)
+	codectest.States(t, p, states)
+	codectest.Msgs(t, p, []Msg{{Kind: Request, TS: 1}, {Kind: Request, TS: 2}, {Kind: Reply, TS: 1}, {Kind: Reply, TS: 200},
+		{Kind: Release, TS: 1}, {Kind: Release, TS: 2}, {Kind: App, TS: 1}})
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 // Protocol implements model.DeadlockExplainer (checked by the compiler).
@@ -21,17 +20,11 @@ var _ model.DeadlockExplainer[State, Msg] = (*Protocol)(nil)
 // the vote of v exactly when v voted for p; GRANTs lost to faults are
 // reported as such.
 func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
-	next := make([]model.NodeID, p.N) // the holder of the first vote p_i lacks
-	var waits []string
-	for i := range p.N {
-		self := model.NodeID(i)
-		next[i] = Nobody
-		if w.IsDown(self) || w.Nodes[i].Phase != mutex.Wanted {
-			continue
-		}
+	return ExplainWaits(w, p, func(self model.NodeID, s *State) (string, model.NodeID) {
+		next := Nobody // the holder of the first vote p_i lacks
 		var lacks []string
 		votes := 0 // voters that voted for p_i
-		for _, v := range p.Sets[i].Members() {
+		for _, v := range p.Sets[self].Members() {
 			holder := w.Nodes[v].Voted
 			switch {
 			case w.IsDown(v):
@@ -42,23 +35,49 @@ func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
 				lacks = append(lacks, fmt.Sprintf("%s (%s has not voted)", v, v))
 			default:
 				lacks = append(lacks, fmt.Sprintf("%s (%s voted for %s)", v, v, holder))
-				if next[i] == Nobody {
-					next[i] = holder
+				if next == Nobody {
+					next = holder
 				}
 			}
 		}
-		if lost := votes - int(w.Nodes[i].Grants); lost > 0 {
+		if lost := votes - int(s.Grants); lost > 0 {
 			what := "a lost GRANT"
 			if lost > 1 {
 				what = fmt.Sprintf("%d lost GRANTs", lost)
 			}
-			lacks = append(lacks, fmt.Sprintf("%s (%d of the %d votes for %s arrived)", what, w.Nodes[i].Grants, votes, self))
+			lacks = append(lacks, fmt.Sprintf("%s (%d of the %d votes for %s arrived)", what, s.Grants, votes, self))
 		}
-		if len(lacks) > 0 {
-			waits = append(waits, self.String()+" waits for "+strings.Join(lacks, " and "))
+		if len(lacks) == 0 {
+			return "", next
+		}
+		return self.String() + " waits for " + strings.Join(lacks, " and "), next
+	})
+}
+
+// ExplainWaits is the frame of the explanation of a deadlock among voters
+// (seed 000, "possible to construct cyclic wait graph"), which package
+// maekawadf shares: wait says, for every process up and waiting (wt), in
+// id order, what it waits for ("" for nothing to say) and the holder of
+// the first vote it lacks (Nobody if none); those are the edges of the
+// wait-for graph. The text is "circular wait: <waits>; cycle <cycle>",
+// with the cycle found by following the graph from the lowest process
+// that leads into one (WaitCycle), or "no action is enabled: <waits>".
+func ExplainWaits[S, M any](w *model.World[S, M], wt model.Waiter[S], wait func(self model.NodeID, s *S) (string, model.NodeID)) string {
+	next := make([]model.NodeID, len(w.Nodes))
+	var waits []string
+	for i := range w.Nodes {
+		self := model.NodeID(i)
+		next[i] = Nobody
+		if w.IsDown(self) || !wt.Waiting(self, w.Nodes[i]) {
+			continue
+		}
+		text, holder := wait(self, &w.Nodes[i])
+		next[i] = holder
+		if text != "" {
+			waits = append(waits, text)
 		}
 	}
-	for i := range p.N {
+	for i := range next {
 		if cycle := WaitCycle(model.NodeID(i), next); cycle != "" {
 			return "circular wait: " + strings.Join(waits, ", ") + "; cycle " + cycle
 		}

@@ -42,6 +42,9 @@ type Protocol struct {
 	// Requesters are the processes that request the critical section (the
 	// workload); the others only vote. New makes it everyone.
 	Requesters Set
+
+	mutex.Site[State]       // FairInput, InCS and Waiting
+	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
 // New returns Maekawa's algorithm for n processes, the given rounds and
@@ -52,6 +55,14 @@ func New(n, rounds int, sets []Set) (*Protocol, error) {
 	}
 	return &Protocol{N: n, Rounds: rounds, Sets: sets, Requesters: Set(1<<n - 1)}, nil
 }
+
+// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// protocol (checked by the compiler).
+var (
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+)
 
 // Nobody is a voter's Voted while it has not voted.
 const Nobody model.NodeID = model.MaxNodes
@@ -70,6 +81,9 @@ type State struct {
 	Queued Queue
 }
 
+// MutexPhase is the process's phase (mutex.Phased).
+func (s State) MutexPhase() mutex.Phase { return s.Phase }
+
 // Kind is a message type.
 type Kind uint8
 
@@ -82,24 +96,12 @@ const (
 
 // Msg is a message; only a request carries a timestamp.
 // Its encoding is the kind's byte, then the timestamp as a varint
-// (mutex.AppendKindTS).
-type Msg struct {
-	Kind Kind
-	TS   uint32
-}
+// (mutex.KindTSCodec, which Protocol embeds).
+type Msg = mutex.KindTS[Kind]
 
+// Protocol implements model.MsgCodec through mutex.KindTSCodec (checked
+// by the compiler).
 var _ model.MsgCodec[Msg] = (*Protocol)(nil)
-
-// AppendMsg appends m's encoding (mutex.AppendKindTS).
-func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
-	return mutex.AppendKindTS(b, uint8(m.Kind), m.TS)
-}
-
-// ReadMsg reads a message AppendMsg wrote.
-func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
-	k, ts, b := mutex.ReadKindTS(b)
-	return Msg{Kind(k), ts}, b
-}
 
 // Nodes is N.
 func (p *Protocol) Nodes() int { return p.N }
@@ -121,11 +123,9 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		case mutex.Request:
 			// For p_i to enter: state := WANTED; multicast request to all
 			// processes in V_i (itself included).
-			s.Phase = mutex.Wanted
-			s.Clock++
-			s.TS = s.Clock
+			s.TS = mutex.Want(&s.Phase, &s.Clock)
 			for _, j := range p.Sets[self].Members() {
-				out.Send(j, Msg{Request, s.TS})
+				out.Send(j, Msg{Kind: Request, TS: s.TS})
 			}
 		case mutex.Enter:
 			// Wait until number of replies = |V_i|; state := HELD.
@@ -173,27 +173,6 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	}
 	return s
 }
-
-// Protocol implements model.FairInputs (checked by the compiler).
-var _ model.FairInputs = (*Protocol)(nil)
-
-// FairInput: a process that may enter eventually does, and one in the
-// critical section eventually leaves; requesting is up to the environment.
-func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return mutex.FairInput(in)
-}
-
-// Protocol implements invariants.CriticalSection (checked by the compiler).
-var _ invariants.CriticalSection[State] = (*Protocol)(nil)
-
-// InCS: the process holds the critical section.
-func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
-
-// Protocol implements model.Waiter (checked by the compiler).
-var _ model.Waiter[State] = (*Protocol)(nil)
-
-// Waiting: the process wants the critical section.
-func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
 
 // ReleaseFromHolderName is the name of the ReleaseFromHolder property.
 const ReleaseFromHolderName = "release-from-holder"

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/codectest"
 	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/internal/spintest"
 	"github.com/coordcheck/coordcheck/invariants"
@@ -242,25 +243,6 @@ func TestCodecRoundTrip(t *testing.T) {
 		{Phase: mutex.Held, Clock: 300, TS: 129, Grants: 4, Rounds: 1, Voted: 0},
 		queued,
 	}
-	seen := map[string]int{}
-	for i, s := range states {
-		b := p.AppendState([]byte{7}, s)
-		got, rest := p.ReadState(b[1:])
-		require.Equal(t, s, got)
-		require.Empty(t, rest)
-		_, dup := seen[string(b)]
-		require.False(t, dup, "state %d encodes like state %d", i, seen[string(b)])
-		seen[string(b)] = i
-	}
-	texts := map[string]bool{}
-	c, err := model.CodecOf[State, Msg](p) // the message codec is derived
-	require.NoError(t, err)
-	for _, m := range []Msg{{Request, 1}, {Request, 300}, {Kind: Grant}, {Kind: Release}} {
-		b := c.AppendMsg(nil, m)
-		got, rest := c.ReadMsg(b)
-		require.Equal(t, m, got)
-		require.Empty(t, rest)
-		texts[p.FormatMsg(m)] = true
-	}
-	require.Len(t, texts, 4)
+	codectest.States(t, p, states)
+	codectest.Msgs(t, p, []Msg{{Kind: Request, TS: 1}, {Kind: Request, TS: 300}, {Kind: Grant}, {Kind: Release}})
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
-	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
 // Protocol implements model.DeadlockExplainer (checked by the compiler).
@@ -21,17 +20,10 @@ var _ model.DeadlockExplainer[State, Msg] = (*Protocol)(nil)
 // empty, as in every deadlock, p has the vote of v exactly when v voted for
 // p; votes lost to faults are reported as such.
 func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
-	next := make([]model.NodeID, p.N) // the holder of the first vote p_i lacks
-	var waits []string
-	for i := range p.N {
-		self := model.NodeID(i)
-		next[i] = Nobody
-		s := &w.Nodes[i]
-		if w.IsDown(self) || s.Phase != mutex.Wanted {
-			continue
-		}
+	return maekawa.ExplainWaits(w, p, func(self model.NodeID, s *State) (string, model.NodeID) {
+		next := Nobody // the holder of the first vote p_i lacks
 		var lacks []string
-		for _, v := range p.Sets[i].Members() {
+		for _, v := range p.Sets[self].Members() {
 			holder := w.Nodes[v].Voted
 			var why string
 			switch {
@@ -45,8 +37,8 @@ func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
 				why = v.String() + " has not voted"
 			default:
 				why = fmt.Sprintf("%s voted for %s", v, formatVote(holder, w.Nodes[v].VotedTS))
-				if next[i] == Nobody {
-					next[i] = holder
+				if next == Nobody {
+					next = holder
 				}
 			}
 			if s.Failed.Has(v) {
@@ -54,18 +46,13 @@ func (p *Protocol) ExplainDeadlock(w *model.World[State, Msg]) string {
 			}
 			lacks = append(lacks, fmt.Sprintf("%s (%s)", v, why))
 		}
-		if len(lacks) > 0 {
-			wait := fmt.Sprintf("%s(ts=%d) waits for %s", self, s.TS, strings.Join(lacks, " and "))
-			if s.Deferred != 0 {
-				wait += " and keeps the INQUIRE of " + s.Deferred.String()
-			}
-			waits = append(waits, wait)
+		if len(lacks) == 0 {
+			return "", next
 		}
-	}
-	for i := range p.N {
-		if cycle := maekawa.WaitCycle(model.NodeID(i), next); cycle != "" {
-			return "circular wait: " + strings.Join(waits, ", ") + "; cycle " + cycle
+		wait := fmt.Sprintf("%s(ts=%d) waits for %s", self, s.TS, strings.Join(lacks, " and "))
+		if s.Deferred != 0 {
+			wait += " and keeps the INQUIRE of " + s.Deferred.String()
 		}
-	}
-	return "no action is enabled: " + strings.Join(waits, ", ")
+		return wait, next
+	})
 }

@@ -169,6 +169,9 @@ type Protocol struct {
 	// Requesters are the processes that request the critical section (the
 	// workload); the others only vote. New makes it everyone.
 	Requesters maekawa.Set
+
+	mutex.Site[State]       // FairInput, InCS and Waiting
+	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
 // New returns the protocol for n processes, the given rounds, voting sets
@@ -179,6 +182,14 @@ func New(n, rounds int, sets []maekawa.Set, fixes Fixes) (*Protocol, error) {
 	}
 	return &Protocol{N: n, Rounds: rounds, Sets: sets, Fixes: fixes, Requesters: maekawa.Set(1<<n - 1)}, nil
 }
+
+// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// protocol (checked by the compiler).
+var (
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+)
 
 // Nobody is a voter's Voted while it has not voted.
 const Nobody = maekawa.Nobody
@@ -208,6 +219,9 @@ type State struct {
 	Queued maekawa.Queue
 }
 
+// MutexPhase is the process's phase (mutex.Phased).
+func (s State) MutexPhase() mutex.Phase { return s.Phase }
+
 // Kind is a message type.
 type Kind uint8
 
@@ -223,24 +237,12 @@ const (
 
 // Msg is a message; only a request carries a timestamp.
 // Its encoding is the kind's byte, then the timestamp as a varint
-// (mutex.AppendKindTS).
-type Msg struct {
-	Kind Kind
-	TS   uint32
-}
+// (mutex.KindTSCodec, which Protocol embeds).
+type Msg = mutex.KindTS[Kind]
 
+// Protocol implements model.MsgCodec through mutex.KindTSCodec (checked
+// by the compiler).
 var _ model.MsgCodec[Msg] = (*Protocol)(nil)
-
-// AppendMsg appends m's encoding (mutex.AppendKindTS).
-func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
-	return mutex.AppendKindTS(b, uint8(m.Kind), m.TS)
-}
-
-// ReadMsg reads a message AppendMsg wrote.
-func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
-	k, ts, b := mutex.ReadKindTS(b)
-	return Msg{Kind(k), ts}, b
-}
 
 // Nodes is N.
 func (p *Protocol) Nodes() int { return p.N }
@@ -262,11 +264,9 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		case mutex.Request:
 			// (a) S_i sends REQUEST(ts, i) to all sites in R_i (itself
 			// included).
-			s.Phase = mutex.Wanted
-			s.Clock++
-			s.TS = s.Clock
+			s.TS = mutex.Want(&s.Phase, &s.Clock)
 			for _, j := range p.Sets[self].Members() {
-				out.Send(j, Msg{Request, s.TS})
+				out.Send(j, Msg{Kind: Request, TS: s.TS})
 			}
 		case mutex.Enter:
 			// (c) S_i executes the CS only after it has received a REPLY
@@ -423,27 +423,6 @@ func (p *Protocol) voteNext(s State, out *model.Out[Msg]) State {
 func before(ts uint32, i model.NodeID, ts2 uint32, j model.NodeID) bool {
 	return ts < ts2 || ts == ts2 && i < j
 }
-
-// Protocol implements model.FairInputs (checked by the compiler).
-var _ model.FairInputs = (*Protocol)(nil)
-
-// FairInput: a process that may enter eventually does, and one in the
-// critical section eventually leaves; requesting is up to the environment.
-func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return mutex.FairInput(in)
-}
-
-// Protocol implements invariants.CriticalSection (checked by the compiler).
-var _ invariants.CriticalSection[State] = (*Protocol)(nil)
-
-// InCS: the process holds the critical section.
-func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
-
-// Protocol implements model.Waiter (checked by the compiler).
-var _ model.Waiter[State] = (*Protocol)(nil)
-
-// Waiting: the process wants the critical section.
-func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
 
 // Properties is what the notes claim for p (seed 002, Maekawa made
 // deadlock-free: mutual exclusion, one vote per voter (OneVote), no

@@ -11,7 +11,7 @@ func (p *Protocol) stepChubby(self model.NodeID, s State, ev model.Event[Msg], o
 		case TimerElection:
 			// "Potential leader tries to get votes from other servers": a
 			// new epoch, its own vote, VOTEREQ to the others.
-			s = State{Role: Candidate, Epoch: s.Epoch + 1, Voted: true, Votes: 1 << self}
+			s = State{Role: Candidate, Ballot: s.Ballot.Stand(self)}
 			p.broadcast(self, Msg{VoteReq, s.Epoch}, out)
 			out.SetTimer(TimerElection) // it may have to try again
 		case TimerLeaseWait:
@@ -38,22 +38,22 @@ func (p *Protocol) stepChubby(self model.NodeID, s State, ev model.Event[Msg], o
 				out.CancelTimer(TimerLeaseExpiry)
 				out.CancelTimer(TimerHeartbeat)
 			}
-			s = State{Epoch: m.Epoch}
+			s = State{Ballot: s.Ballot.Observe(m.Epoch)}
 			out.SetTimer(TimerElection)
 		}
 		switch m.Kind {
 		case VoteReq:
 			// "Each server votes for at most one leader": once an epoch.
-			if m.Epoch == s.Epoch && !s.Voted {
-				s.Voted = true
+			var granted bool
+			if s.Ballot, granted = s.Ballot.Grant(m.Epoch); granted {
 				out.Send(from, Msg{Vote, s.Epoch})
 			}
 		case Vote:
-			if s.Role != Candidate || m.Epoch != s.Epoch {
+			if s.Role != Candidate {
 				return s
 			}
-			s.Votes |= 1 << from
-			if count(s.Votes) < p.majority() {
+			var won bool
+			if s.Ballot, won = s.Ballot.Count(from, m.Epoch, p.R); !won {
 				return s
 			}
 			// "Server with majority of votes becomes new leader, and
@@ -121,16 +121,17 @@ func (p *Protocol) TimerReady(w *model.World[State, Msg], self model.NodeID, t m
 		if s.Role != Master || s.Serving {
 			return false
 		}
+		other := false
 		for j := range p.R {
 			if id := model.NodeID(j); id != self && !w.IsDown(id) && w.Nodes[j].Serving {
-				return false
+				other = true
 			}
 		}
-		return true
+		return LeaseWaitOver(other)
 	case TimerLeaseExpiry:
 		// The lease is renewed while a majority (itself included) can
 		// answer the master and has not moved to a later epoch.
-		return s.Serving && p.renewers(w, self) < p.majority()
+		return s.Serving && !LeaseHeld(p.renewers(w, self), p.R)
 	}
 	return false
 }

@@ -76,12 +76,11 @@ func (r Role) String() string { return roleNames[r] }
 
 // State is a server's state.
 type State struct {
-	Role  Role
-	Epoch uint8 // the highest epoch seen
-	// Voted: it has voted (Chubby) or ACKed (ZooKeeper) in Epoch: "at
-	// most one leader" an epoch.
-	Voted bool
-	Votes uint8 // a candidate's voters in Epoch
+	Role Role
+	// Ballot: the highest epoch seen; whether it has voted (Chubby) or
+	// ACKed (ZooKeeper) in it, "at most one leader" an epoch; a
+	// candidate's voters in it (ballot.go).
+	Ballot
 	// Leader is the master it follows, plus one; 0 when it knows none.
 	Leader uint8
 	// Serving: a Chubby master serves (after the lease wait; until its
@@ -103,10 +102,14 @@ const (
 	NewLeader             // ZooKeeper: NEW_LEADER(e)
 	Ack                   // ZooKeeper: ACK(e)
 	Commit                // ZooKeeper: COMMIT(e)
+	// Looking: ZooKeeper: LOOKING(e), a restarted server asks who leads
+	// (its leader variable was volatile); the leader answers with its
+	// COMMIT.
+	Looking
 )
 
 var kindNames = [...]string{VoteReq: "VOTEREQ", Vote: "VOTE", Elected: "MASTER", NewLeader: "NEW_LEADER",
-	Ack: "ACK", Commit: "COMMIT"}
+	Ack: "ACK", Commit: "COMMIT", Looking: "LOOKING"}
 
 // Msg is a message: its type and epoch.
 type Msg struct {
@@ -150,7 +153,7 @@ func (p *Protocol) TimerName(t model.TimerID) string {
 // Nodes is R.
 func (p *Protocol) Nodes() int { return p.R }
 
-func (p *Protocol) majority() int { return p.R/2 + 1 }
+func (p *Protocol) majority() int { return Majority(p.R) }
 
 // first is the leader of epoch 1: p0 (Chubby) or the highest id
 // (ZooKeeper).
@@ -164,7 +167,7 @@ func (p *Protocol) first() model.NodeID {
 // Init: epoch 1 with its leader established, serving; the others follow
 // it, and (ZooKeeper) monitor their next-higher id.
 func (p *Protocol) Init(self model.NodeID, out *model.Out[Msg]) State {
-	s := State{Epoch: 1, Voted: true, Leader: uint8(p.first()) + 1}
+	s := State{Ballot: Ballot{Epoch: 1, Voted: true}, Leader: uint8(p.first()) + 1}
 	if self == p.first() {
 		s.Role, s.Serving = Master, p.Variant == Chubby
 		if p.Variant == Chubby {
@@ -204,10 +207,26 @@ func (p *Protocol) broadcast(self model.NodeID, m Msg, out *model.Out[Msg]) {
 // storage, its epoch and its vote ("each server votes for at most one
 // leader" must survive a crash): as a follower that knows no master, its
 // lease (if it was master) long gone.
+//
+// A ZooKeeper server keeps its leader variable too (it is written with
+// the epoch, on COMMIT), unless it was the leader itself, monitors its
+// next-higher id again, and asks the others who leads now (LOOKING), for
+// it missed the COMMITs sent while it was down. With its leader variable
+// volatile and no LOOKING, as the model first had it, a restarted
+// follower followed nobody for good (zkelect -faults crash=1,restart=1,
+// 2 steps), and one that restarted before the leader failed did not know
+// that its successor had been the leader, and nobody took over
+// (crash=2,restart=2, 7 steps).
 func (p *Protocol) Recover(self model.NodeID, crashed State, out *model.Out[Msg]) State {
-	s := State{Epoch: crashed.Epoch, Voted: crashed.Voted}
-	if p.Variant == ZooKeeper && int(self)+1 < p.R {
-		s.Watch = uint8(self) + 2
+	s := State{Ballot: Ballot{Epoch: crashed.Epoch, Voted: crashed.Voted}}
+	if p.Variant == ZooKeeper {
+		if crashed.Leader != uint8(self)+1 {
+			s.Leader = crashed.Leader
+		}
+		if int(self)+1 < p.R {
+			s.Watch = uint8(self) + 2
+		}
+		p.broadcast(self, Msg{Looking, s.Epoch}, out)
 	}
 	out.SetTimer(TimerElection)
 	return s
@@ -230,7 +249,7 @@ func boolByte(v bool) byte {
 
 // ReadState decodes a state written by AppendState.
 func (p *Protocol) ReadState(b []byte) (State, []byte) {
-	s := State{Role: Role(b[0]), Epoch: b[1], Votes: b[2], Leader: b[3], Watch: b[4]}
+	s := State{Role: Role(b[0]), Ballot: Ballot{Epoch: b[1], Votes: b[2]}, Leader: b[3], Watch: b[4]}
 	s.Voted, s.Serving = b[5] != 0, b[6] != 0
 	return s, b[7:]
 }

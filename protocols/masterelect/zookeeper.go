@@ -13,7 +13,7 @@ func (p *Protocol) stepZooKeeper(self model.NodeID, s State, ev model.Event[Msg]
 		if s.Role == Candidate {
 			// "No one has 50% or more of the ACKs -> fail ... you may
 			// need to run the leader election again": a later epoch.
-			s = State{Role: Candidate, Epoch: s.Epoch + 1, Voted: true, Votes: 1 << self, Watch: s.Watch}
+			s = State{Role: Candidate, Ballot: s.Ballot.Stand(self), Leader: s.Leader, Watch: s.Watch}
 			p.broadcast(self, Msg{NewLeader, s.Epoch}, out)
 			out.SetTimer(TimerElection)
 			return s
@@ -34,12 +34,23 @@ func (p *Protocol) stepZooKeeper(self model.NodeID, s State, ev model.Event[Msg]
 			return s
 		}
 		// "IF that successor was the leader and it has failed, become the
-		// new leader": committed in two phases, NEW_LEADER first.
-		s = State{Role: Candidate, Epoch: s.Epoch + 1, Voted: true, Votes: 1 << self, Watch: s.Watch}
+		// new leader": committed in two phases, NEW_LEADER first. Its
+		// leader variable changes only on COMMIT ("on receiving COMMIT,
+		// process updates its leader variable"): a candidate that crashes
+		// and restarts still knows whom it was replacing.
+		s = State{Role: Candidate, Ballot: s.Ballot.Stand(self), Leader: s.Leader, Watch: s.Watch}
 		p.broadcast(self, Msg{NewLeader, s.Epoch}, out)
 		out.SetTimer(TimerElection) // to try again if it fails
 	case model.Receive:
 		m, from := ev.Msg, ev.From
+		if m.Kind == Looking {
+			// A restarted server asks who leads: the leader tells it with
+			// its COMMIT (whatever epoch the asker has reached).
+			if s.Role == Master {
+				out.Send(from, Msg{Commit, s.Epoch})
+			}
+			return s
+		}
 		if m.Epoch > s.Epoch {
 			s.Epoch, s.Voted, s.Votes = m.Epoch, false, 0
 			if s.Role != Follower {
@@ -78,16 +89,28 @@ func (p *Protocol) stepZooKeeper(self model.NodeID, s State, ev model.Event[Msg]
 }
 
 // zkReady: a server's monitor fires when the process it monitors has
-// failed (a perfect failure detector, as the notes' timeout assumes); a
+// failed (a perfect failure detector, as the notes' timeout assumes): it
+// is down, or it was the leader and has restarted since (it leads no
+// more: a failure the detector saw, however quick the restart); a
 // candidate's, when its candidacy can no longer win; and only while the
-// epochs are not exhausted.
+// epochs are not exhausted and a majority is up (a takeover could not
+// win a majority of ACKs otherwise: it waits for servers to restart
+// rather than spend the epochs the model bounds).
 func (p *Protocol) zkReady(w *model.World[State, Msg], self model.NodeID, t model.TimerID) bool {
 	s := &w.Nodes[self]
-	if t != TimerElection || s.Epoch >= p.MaxEpoch {
+	if t != TimerElection || s.Epoch >= p.MaxEpoch || p.reach(w, self) < p.majority() {
 		return false
 	}
 	if s.Role == Candidate {
 		return !p.viable(w, self)
 	}
-	return s.Role == Follower && s.Watch != 0 && w.IsDown(model.NodeID(s.Watch-1))
+	if s.Role != Follower || s.Watch == 0 {
+		return false
+	}
+	watched := model.NodeID(s.Watch - 1)
+	if w.IsDown(watched) {
+		return true
+	}
+	r := &w.Nodes[watched]
+	return s.Watch == s.Leader && (r.Role != Master || r.Epoch != s.Epoch)
 }

@@ -72,18 +72,39 @@ func InputKinds() []string {
 	return []string{"input " + Request, "input " + Enter, "input " + Exit}
 }
 
-// AppendKindTS appends a {Kind, TS} message, the shape the timestamped
-// algorithms' messages share (Lamport, Ricart-Agrawala, Maekawa): the
-// kind's byte, then the timestamp as a varint, the bytes the derived codec
-// would write. It is written by hand because a message is encoded on
-// every transition: the derived one made Ricart-Agrawala N=4 about a
-// quarter slower.
-func AppendKindTS(b []byte, kind uint8, ts uint32) []byte {
-	return model.AppendUvarint(append(b, kind), uint64(ts))
+// Phased is the state of a process of a mutual-exclusion protocol: it
+// says the process's phase (RELEASED, WANTED or HELD).
+type Phased interface {
+	MutexPhase() Phase
 }
 
-// ReadKindTS reads what AppendKindTS wrote.
-func ReadKindTS(b []byte) (kind uint8, ts uint32, rest []byte) {
-	v, rest := model.ReadUvarint(b[1:])
-	return b[0], uint32(v), rest
+// Site gives a protocol whose every node is a process of the workload,
+// with states S, the hooks the mutual-exclusion properties read:
+// FairInput (model.FairInputs), InCS (invariants.CriticalSection) and
+// Waiting (model.Waiter), from the process's phase. A protocol embeds it
+// and states the hooks it thereby implements with compile-time
+// assertions.
+type Site[S Phased] struct{}
+
+// FairInput: a process that may enter eventually does, and one in the
+// critical section eventually leaves; requesting is up to the
+// environment.
+func (Site[S]) FairInput(_ model.NodeID, in model.Input) bool { return FairInput(in) }
+
+// InCS: the process holds the critical section.
+func (Site[S]) InCS(_ model.NodeID, s S) bool { return s.MutexPhase() == Held }
+
+// Waiting: the process wants the critical section.
+func (Site[S]) Waiting(_ model.NodeID, s S) bool { return s.MutexPhase() == Wanted }
+
+// Want is the first step of asking for the critical section in the
+// algorithms that timestamp requests with a Lamport clock (seed 000,
+// Ricart-Agrawala and Maekawa; seed 001, the voting algorithm's rule a;
+// seed 002, Lamport's algorithm and Maekawa's step a): state := WANTED,
+// and the request takes the timestamp clock+1, to which the clock
+// advances; Want returns it.
+func Want(phase *Phase, clock *uint32) (ts uint32) {
+	*phase = Wanted
+	*clock++
+	return *clock
 }

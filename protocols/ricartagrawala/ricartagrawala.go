@@ -33,6 +33,9 @@ type Protocol struct {
 	N      int
 	Rounds int
 	Clocks Clocks
+
+	mutex.Site[State]       // FairInput, InCS and Waiting
+	mutex.KindTSCodec[Kind] // AppendMsg and ReadMsg
 }
 
 // Clocks says which messages carry the sender's clock.
@@ -42,6 +45,14 @@ type Clocks uint8
 const (
 	Notes Clocks = iota // every message carries the clock (the notes)
 	SPIN                // only requests carry a time (the SPIN anchor model)
+)
+
+// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// protocol (checked by the compiler).
+var (
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
 )
 
 // New returns Ricart-Agrawala for n processes and the given rounds, with
@@ -58,6 +69,9 @@ type State struct {
 	Rounds   uint8  // critical sections completed
 }
 
+// MutexPhase is the process's phase (mutex.Phased).
+func (s State) MutexPhase() mutex.Phase { return s.Phase }
+
 // Kind is a message type.
 type Kind uint8
 
@@ -70,24 +84,12 @@ const (
 
 // Msg is a message.
 // Its encoding is the kind's byte, then the timestamp as a varint
-// (mutex.AppendKindTS).
-type Msg struct {
-	Kind Kind
-	TS   uint32
-}
+// (mutex.KindTSCodec, which Protocol embeds).
+type Msg = mutex.KindTS[Kind]
 
+// Protocol implements model.MsgCodec through mutex.KindTSCodec (checked
+// by the compiler).
 var _ model.MsgCodec[Msg] = (*Protocol)(nil)
-
-// AppendMsg appends m's encoding (mutex.AppendKindTS).
-func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
-	return mutex.AppendKindTS(b, uint8(m.Kind), m.TS)
-}
-
-// ReadMsg reads a message AppendMsg wrote.
-func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
-	k, ts, b := mutex.ReadKindTS(b)
-	return Msg{Kind(k), ts}, b
-}
 
 // Nodes is N.
 func (p *Protocol) Nodes() int { return p.N }
@@ -109,12 +111,10 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		case mutex.Request:
 			// To enter: state := WANTED; multicast request to all others;
 			// T := request's timestamp.
-			s.Phase = mutex.Wanted
-			s.Clock++
-			s.TS = s.Clock
+			s.TS = mutex.Want(&s.Phase, &s.Clock)
 			for j := range p.N {
 				if model.NodeID(j) != self {
-					out.Send(model.NodeID(j), Msg{Request, s.TS})
+					out.Send(model.NodeID(j), Msg{Kind: Request, TS: s.TS})
 				}
 			}
 		case mutex.Enter:
@@ -158,27 +158,6 @@ func (p *Protocol) reply(s State) Msg {
 	}
 	return Msg{Kind: Reply, TS: s.Clock}
 }
-
-// Protocol implements model.FairInputs (checked by the compiler).
-var _ model.FairInputs = (*Protocol)(nil)
-
-// FairInput: a process that may enter eventually does, and one in the
-// critical section eventually leaves; requesting is up to the environment.
-func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return mutex.FairInput(in)
-}
-
-// Protocol implements invariants.CriticalSection (checked by the compiler).
-var _ invariants.CriticalSection[State] = (*Protocol)(nil)
-
-// InCS: the process holds the critical section.
-func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
-
-// Protocol implements model.Waiter (checked by the compiler).
-var _ model.Waiter[State] = (*Protocol)(nil)
-
-// Waiting: the process wants the critical section.
-func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
 
 // AppendState encodes s canonically.
 func (p *Protocol) AppendState(b []byte, s State) []byte {

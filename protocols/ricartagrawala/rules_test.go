@@ -20,28 +20,28 @@ func TestRules(t *testing.T) {
 			State{Clock: 4}, steptest.Input[Msg](mutex.Request),
 			State{Phase: mutex.Wanted, Clock: 5, TS: 5}, "p0 REQ(ts=5)", "p2 REQ(ts=5)"),
 		steptest.Step("a reply counts towards N-1, and its clock is taken", 1,
-			State{Phase: mutex.Wanted, Clock: 5, TS: 5}, steptest.Receive(0, Msg{Reply, 7}),
+			State{Phase: mutex.Wanted, Clock: 5, TS: 5}, steptest.Receive(0, Msg{Kind: Reply, TS: 7}),
 			State{Phase: mutex.Wanted, Clock: 7, TS: 5, Replies: 1}),
 		steptest.Step("replies = N-1: state := HELD", 1,
 			State{Phase: mutex.Wanted, Clock: 7, TS: 5, Replies: 2}, steptest.Input[Msg](mutex.Enter),
 			State{Phase: mutex.Held, Clock: 7, TS: 5, Replies: 2}),
 		steptest.Step("request while HELD: queue it without replying", 0,
-			State{Phase: mutex.Held, Clock: 7, TS: 5, Replies: 2}, steptest.Receive(2, Msg{Request, 3}),
+			State{Phase: mutex.Held, Clock: 7, TS: 5, Replies: 2}, steptest.Receive(2, Msg{Kind: Request, TS: 3}),
 			State{Phase: mutex.Held, Clock: 7, TS: 5, Replies: 2, Deferred: 1 << 2}),
 		steptest.Step("request while WANTED and (T, p_j) < (T_i, p_i): queue it", 0,
-			State{Phase: mutex.Wanted, Clock: 5, TS: 5}, steptest.Receive(2, Msg{Request, 6}),
+			State{Phase: mutex.Wanted, Clock: 5, TS: 5}, steptest.Receive(2, Msg{Kind: Request, TS: 6}),
 			State{Phase: mutex.Wanted, Clock: 6, TS: 5, Deferred: 1 << 2}),
 		steptest.Step("equal timestamps: the lower id has the preference (p0 queues p2's)", 0,
-			State{Phase: mutex.Wanted, Clock: 5, TS: 5}, steptest.Receive(2, Msg{Request, 5}),
+			State{Phase: mutex.Wanted, Clock: 5, TS: 5}, steptest.Receive(2, Msg{Kind: Request, TS: 5}),
 			State{Phase: mutex.Wanted, Clock: 5, TS: 5, Deferred: 1 << 2}),
 		steptest.Step("equal timestamps: the lower id has the preference (p2 replies to p0)", 2,
-			State{Phase: mutex.Wanted, Clock: 5, TS: 5}, steptest.Receive(0, Msg{Request, 5}),
+			State{Phase: mutex.Wanted, Clock: 5, TS: 5}, steptest.Receive(0, Msg{Kind: Request, TS: 5}),
 			State{Phase: mutex.Wanted, Clock: 5, TS: 5}, "p0 REP(clock=5)"),
 		steptest.Step("request while WANTED with a later own timestamp: reply immediately", 1,
-			State{Phase: mutex.Wanted, Clock: 6, TS: 6}, steptest.Receive(0, Msg{Request, 4}),
+			State{Phase: mutex.Wanted, Clock: 6, TS: 6}, steptest.Receive(0, Msg{Kind: Request, TS: 4}),
 			State{Phase: mutex.Wanted, Clock: 6, TS: 6}, "p0 REP(clock=6)"),
 		steptest.Step("request while RELEASED: reply immediately, with the larger clock", 1,
-			State{Clock: 2}, steptest.Receive(2, Msg{Request, 9}),
+			State{Clock: 2}, steptest.Receive(2, Msg{Kind: Request, TS: 9}),
 			State{Clock: 9}, "p2 REP(clock=9)"),
 		steptest.Step("to exit: state := RELEASED; reply to any queued requests", 0,
 			State{Phase: mutex.Held, Clock: 8, TS: 5, Replies: 2, Deferred: 1<<1 | 1<<2}, steptest.Input[Msg](mutex.Exit),
@@ -59,7 +59,7 @@ func TestRules(t *testing.T) {
 	// The SPIN variant's replies carry no time (the anchor model).
 	var out model.Out[Msg]
 	spin := &Protocol{N: 3, Rounds: 1, Clocks: SPIN}
-	spin.Step(1, State{Clock: 2}, steptest.Receive(2, Msg{Request, 9}), &out)
+	spin.Step(1, State{Clock: 2}, steptest.Receive(2, Msg{Kind: Request, TS: 9}), &out)
 	var replies []Msg
 	out.Sends(func(_ model.NodeID, m Msg) { replies = append(replies, m) })
 	require.Equal(t, []Msg{{Kind: Reply}}, replies)

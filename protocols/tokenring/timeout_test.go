@@ -22,13 +22,7 @@ import (
 // travels on the link to P_i ahead of P_j's answer, so P_i receives it
 // before it can take it for lost.
 func TestTimeoutStateCounts(t *testing.T) {
-	cases := []struct {
-		n, rounds     int
-		faults        string
-		timers        model.TimerMode
-		states, edges uint64
-		depth         int
-	}{
+	for _, c := range []pinned{
 		{2, 1, "none", model.TimersDefault, 90, 138, 13},
 		{3, 1, "none", model.TimersDefault, 405, 756, 20},
 		{2, 1, "drop=1", model.TimersDefault, 1278, 2766, 19},
@@ -39,17 +33,11 @@ func TestTimeoutStateCounts(t *testing.T) {
 		{3, 1, "none", model.TimersFree, 54675, 302940, 26},
 		{2, 1, "drop=1", model.TimersFree, 8352, 30468, 22},
 		{3, 1, "drop=1", model.TimersFree, 215865, 1310391, 30},
-	}
-	for _, c := range cases {
+	} {
 		if !long.Enabled() && c.states > 100000 {
 			continue
 		}
-		p := NewVariant(c.n, c.rounds, Timeout, DefaultK)
-		rep := specOf(p, config(t, model.FIFO, c.faults, c.timers)).Check(checker.Options{})
-		require.Equal(t, checker.Pass, rep.Verdict, "%+v: %v", c, rep.Counterexample)
-		require.Equal(t, c.states, rep.States, "%+v", c)
-		require.Equal(t, c.edges, rep.Transitions, "%+v", c)
-		require.Equal(t, c.depth, rep.Depth, "%+v", c)
+		c.check(t, Timeout)
 	}
 }
 

@@ -103,6 +103,8 @@ type Protocol struct {
 	// nbpong, which Misra keeps unbounded, are taken modulo K (1..K), which
 	// keeps the state space finite. Plain ignores it.
 	K int
+
+	mutex.Site[State] // FairInput, InCS and Waiting
 }
 
 // DefaultK is the notes' smallest admissible k ("k > 2").
@@ -110,6 +112,14 @@ const DefaultK = 3
 
 // New returns the plain token ring for n processes and the given rounds.
 func New(n, rounds int) *Protocol { return &Protocol{N: n, Rounds: rounds, K: DefaultK} }
+
+// Protocol implements, through mutex.Site, the hooks of a mutual-exclusion
+// protocol (checked by the compiler).
+var (
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+)
 
 // NewVariant returns variant v of the token ring for n processes, the
 // given rounds, and token numbers bounded by k (see Protocol.K).
@@ -150,6 +160,9 @@ type State struct {
 	// the token and awaits the answer.
 	Asking bool
 }
+
+// MutexPhase is the process's phase (mutex.Phased).
+func (s State) MutexPhase() mutex.Phase { return s.Phase }
 
 // Kind is a message type.
 type Kind uint8
@@ -275,27 +288,6 @@ func (p *Protocol) pass(self model.NodeID, s State, v int8, out *model.Out[Msg])
 	out.Send(p.Successor(self), Msg{Kind: Token})
 	return s
 }
-
-// Protocol implements model.FairInputs (checked by the compiler).
-var _ model.FairInputs = (*Protocol)(nil)
-
-// FairInput: a process that may enter eventually does, and one in the
-// critical section eventually leaves; requesting is up to the environment.
-func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool {
-	return mutex.FairInput(in)
-}
-
-// Protocol implements invariants.CriticalSection (checked by the compiler).
-var _ invariants.CriticalSection[State] = (*Protocol)(nil)
-
-// InCS: the process holds the critical section.
-func (p *Protocol) InCS(_ model.NodeID, s State) bool { return s.Phase == mutex.Held }
-
-// Protocol implements model.Waiter (checked by the compiler).
-var _ model.Waiter[State] = (*Protocol)(nil)
-
-// Waiting: the process wants the critical section.
-func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase == mutex.Wanted }
 
 // AppendState encodes s canonically.
 func (p *Protocol) AppendState(b []byte, s State) []byte {

@@ -8,13 +8,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/bruteforce"
 )
 
 // An independent brute-force enumeration of seed 001's rules, sharing no
 // code with the package or the checker: a coordinator keeps its vote as a
 // request and its queue as an explicit sorted list; channels are slices of
 // messages per ordered pair; a world is identified by the bytes of all its
-// fields. Its counts must equal the checker's.
+// fields; internal/bruteforce counts them. Its counts must equal the
+// checker's.
 
 type vReq struct{ ts, id int }
 
@@ -246,25 +248,7 @@ func enumerate(n, c, rounds int, opt Option) (states, edges uint64, depth int) {
 		}
 		return out
 	}
-	seen := map[string]bool{init.key(): true}
-	level := []vWorld{init}
-	for len(level) > 0 {
-		var next []vWorld
-		for _, w := range level {
-			for _, x := range succ(w) {
-				edges++
-				if k := x.key(); !seen[k] {
-					seen[k] = true
-					next = append(next, x)
-				}
-			}
-		}
-		if len(next) > 0 {
-			depth++
-		}
-		level = next
-	}
-	return uint64(len(seen)), edges, depth
+	return bruteforce.Count(init, vWorld.key, succ)
 }
 
 func TestIndependentEnumeration(t *testing.T) {

@@ -248,9 +248,7 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		case mutex.Request:
 			// a) Send Request to all coordinators, with the current Lamport
 			// clock (and, as the sender, the process id).
-			s.Phase = mutex.Wanted
-			s.Clock++
-			s.TS = s.Clock
+			s.TS = mutex.Want(&s.Phase, &s.Clock)
 			for k := range p.C {
 				out.Send(p.Coordinator(k), Msg{Kind: Request, TS: s.TS})
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/internal/codectest"
 	"github.com/coordcheck/coordcheck/internal/long"
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
@@ -280,29 +281,12 @@ func TestCodecRoundTrip(t *testing.T) {
 	coord2.Vote = 0
 	states := []State{blank(), proc, backoff, coord, coord2,
 		{Phase: mutex.Held, Rounds: 1, Clock: 300, TS: 300, View: proc.View, Vote: None}}
-	seen := map[string]int{}
-	for i, s := range states {
-		b := p.AppendState([]byte{7}, s)
-		got, rest := p.ReadState(b[1:])
-		require.Equal(t, s, got)
-		require.Empty(t, rest)
-		_, dup := seen[string(b)]
-		require.False(t, dup, "state %d encodes like state %d", i, seen[string(b)])
-		seen[string(b)] = i
-	}
-	msgs := []Msg{
+	codectest.States(t, p, states)
+	codectest.Msgs(t, p, []Msg{
 		{Kind: Request, TS: 1}, {Kind: Request, TS: 2}, {Kind: Yield, TS: 1}, {Kind: Release},
 		{Kind: Response, TS: 1, Vote: 0}, {Kind: Response, TS: 2, Vote: 0}, {Kind: Response, TS: 1, Vote: 1},
 		{Kind: App, TS: 1},
-	}
-	texts := map[string]bool{}
-	for _, m := range msgs {
-		got, rest := p.ReadMsg(p.AppendMsg(nil, m))
-		require.Equal(t, m, got)
-		require.Empty(t, rest)
-		texts[p.FormatMsg(m)] = true
-	}
-	require.Len(t, texts, len(msgs))
+	})
 }
 
 func TestParseOption(t *testing.T) {
