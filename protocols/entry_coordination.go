@@ -96,6 +96,38 @@ func init() {
 		},
 	})
 	Register(Entry{
+		Name: "chubbysession",
+		Doc: "Chubby's client side of a session: caching clients hold a local lease from the master; when it runs out " +
+			"they disable the cache and are in jeopardy for a grace period; a new master reached within it keeps the session " +
+			"(seed 004, Client Sessions, Master Failure)",
+		Params: []Param{paramReplicas, paramClients,
+			{"ops", "2", "reads of each client but p(R), which writes /x once; a read comes from the cache when it can"},
+			paramEpochs,
+			{"grace", "long", "long (longer than a fail-over) or none (broken: the session is declared expired as the local lease runs out)"},
+			{"jeopardy", "clear", "clear (the cache is emptied and off in jeopardy) or keep (broken: it goes on serving)"}},
+		Build: func(v Values, cfg model.Config) (checker.Target, error) {
+			r, c, err := coordinationSize(v)
+			if err != nil {
+				return nil, err
+			}
+			ops, err := v.Int("ops", 0, 20)
+			if err != nil {
+				return nil, err
+			}
+			e, err := v.Int("epochs", 1, 100)
+			if err != nil {
+				return nil, err
+			}
+			mode, err := coordination.ParseSessions(v.Get("grace"), v.Get("jeopardy"))
+			if err != nil {
+				return nil, fmt.Errorf("parameter %v", err)
+			}
+			p := coordination.NewChubbySession(r, c, ops, mode)
+			p.MaxEpoch = uint8(e)
+			return target(p, cfg, coordination.Properties(p))
+		},
+	})
+	Register(Entry{
 		Name:   "zklock",
 		Family: "coordination",
 		Costs:  costs.HerdTable(coordination.LockClients),

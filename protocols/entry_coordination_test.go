@@ -14,9 +14,10 @@ import (
 // says, the verdicts of the notes' read modes, and bad values refused.
 func TestCoordinationEntries(t *testing.T) {
 	requireProperties(t, map[string][]string{
-		"coordination": {"zab-agreement", "linearizability", "no-deadlock"},
-		"zklock":       {"mutual-exclusion", "zab-agreement", "no-deadlock"},
-		"latewrite":    {"mutual-exclusion", "zab-agreement", "no-late-write", "no-deadlock"},
+		"coordination":  {"zab-agreement", "linearizability", "no-deadlock"},
+		"zklock":        {"mutual-exclusion", "zab-agreement", "no-deadlock"},
+		"latewrite":     {"mutual-exclusion", "zab-agreement", "no-late-write", "no-deadlock"},
+		"chubbysession": {"zab-agreement", "linearizability", "no-act-after-expiry", "session-survives-failover", "no-deadlock"},
 	})
 
 	e := mustLookup(t, "coordination")
@@ -55,4 +56,20 @@ func TestCoordinationEntries(t *testing.T) {
 	require.ErrorContains(t, err, "leasewait=off needs leader=elected")
 	_, _, err = e.BuildWith(map[string]string{"leader": "elected", "lease": "off"}, model.Config{})
 	require.ErrorContains(t, err, "leader=elected goes with lease=on and cache=off")
+
+	// Chubby's sessions: a fail-over shorter than the grace period keeps
+	// them; without a grace period one is lost.
+	s, _ := Lookup("chubbysession")
+	f, err := model.ParseFaults("crash=1@p0")
+	require.NoError(t, err)
+	for grace, want := range map[string]checker.Verdict{"long": checker.Pass, "none": checker.Violated} {
+		target, v, err := s.BuildWith(map[string]string{"ops": "0", "grace": grace}, model.Config{Faults: f})
+		require.NoError(t, err)
+		require.Equal(t, "replicas=3 clients=2 ops=0 epochs=3 grace="+grace+" jeopardy=clear", v.String())
+		require.Equal(t, want, target.Check(checker.Options{}).Verdict, grace)
+	}
+	_, _, err = s.BuildWith(map[string]string{"grace": "none", "jeopardy": "keep"}, model.Config{})
+	require.ErrorContains(t, err, "one broken variant at a time")
+	_, _, err = s.BuildWith(map[string]string{"jeopardy": "sometimes"}, model.Config{})
+	require.ErrorContains(t, err, `jeopardy="sometimes": want clear or keep`)
 }

@@ -61,4 +61,8 @@ func init() {
 		"ZooKeeper's leader election recipe: the lowest sequential znode leads, each candidate watches its "+
 			"predecessor, so a leader's crash wakes exactly one (seeds 000, 003 Election in ZooKeeper)",
 		"every candidate watches the leader: its crash wakes them all (a herd)"))
+	Register(recipe("zkcounter", coordination.CounterClients, "3",
+		"ZooKeeper's optimistic concurrency: each client reads /cnt with its version and writes value+1 with "+
+			"setData(version), retrying on badversion; no increment is lost (seed 004, Client API: setData(path, data, version))",
+		"an unconditional setData (version -1): two clients that read the same value both write value+1"))
 }

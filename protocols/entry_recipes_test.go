@@ -19,6 +19,7 @@ func TestRecipeEntries(t *testing.T) {
 		"zkbarrier":  {"barrier-entry", "barrier-exit", "barrier-progress", "zab-agreement"},
 		"zkgroup":    {"view-converges", "zab-agreement", "no-deadlock"},
 		"zkelection": {"one-leader", "one-wakeup", "leader-elected", "zab-agreement", "no-deadlock"},
+		"zkcounter":  {"no-lost-update", "zab-agreement", "no-deadlock"},
 	}
 	requireProperties(t, recipes)
 	for name := range recipes {

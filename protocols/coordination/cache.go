@@ -48,10 +48,12 @@ func ParseCacheMode(s string) (CacheMode, error) {
 const Cacheable = 1
 
 // replyCached is the master's answer to client c's read: cacheable, and c
-// recorded as a cacher, unless a write is held for invalidations.
+// recorded as a cacher, unless a write is held for invalidations or, over
+// several replicas, proposed and not yet committed (its invalidations
+// were sent before c cached: c would keep the old value after the write).
 func (p *Protocol) replyCached(r Replica, c, seq uint8, op Op, out *model.Out[Msg]) Replica {
 	res := p.tree(r).Read(op)
-	if r.Pending.Op.Kind != OpNone {
+	if r.Pending.Op.Kind != OpNone || len(r.Log) > int(r.Committed) {
 		return p.reply(r, c, seq, op, res, out)
 	}
 	r.Cachers |= 1 << c
@@ -79,6 +81,14 @@ func (p *Protocol) writeCached(self model.NodeID, r Replica, t Txn, out *model.O
 		return p.propose(self, r, t, out)
 	}
 	r.Pending, r.Waiting, r.Cachers = t, r.Cachers, 0
+	if p.Sessions != NoSessions {
+		// Or until the client's lease times out (session.go).
+		for c := range p.C {
+			if r.Waiting&(1<<c) != 0 {
+				out.SetTimer(TimerLapse + model.TimerID(c))
+			}
+		}
+	}
 	return r
 }
 
@@ -86,6 +96,9 @@ func (p *Protocol) writeCached(self model.NodeID, r Replica, t Txn, out *model.O
 // all have.
 func (p *Protocol) onInvAck(self model.NodeID, r Replica, c uint8, out *model.Out[Msg]) Replica {
 	r.Waiting &^= 1 << c
+	if p.Sessions != NoSessions {
+		out.CancelTimer(TimerLapse + model.TimerID(c))
+	}
 	if r.Waiting != 0 || r.Pending.Op.Kind == OpNone {
 		return r
 	}

@@ -32,6 +32,15 @@ func (p *Protocol) script(c, i uint8) regOp {
 	return regOp{}
 }
 
+// opsOf is the length of client c's script: Ops, but with Chubby sessions
+// the writer, client 0, writes once (the readers read Ops times).
+func (p *Protocol) opsOf(c uint8) int {
+	if p.Sessions != NoSessions && c == 0 {
+		return min(p.Ops, 1)
+	}
+	return p.Ops
+}
+
 // text is the operation in Jepsen's words: "write /x 1", "read /x".
 func (o regOp) text() string {
 	if o.write {
@@ -72,12 +81,15 @@ func (p *Protocol) stepRegister(self model.NodeID, s Client, ev model.Event[Msg]
 		s.Busy = true
 	case model.Receive:
 		m := ev.Msg
+		if m.Kind == Failover {
+			return p.onFailover(s, ev.From, m.Epoch, out)
+		}
 		if m.Kind == Invalidate {
 			s.Cached = 0
 			out.Send(ev.From, Msg{Kind: InvAck})
 			return s
 		}
-		if m.Kind == Reply && m.Epoch == Cacheable && s.Busy && ev.From == model.NodeID(s.Conn) && m.Seq == s.Next-1 {
+		if m.Kind == Reply && m.Epoch == Cacheable && s.Busy && ev.From == model.NodeID(s.Conn) && m.Seq == s.Next-1 && p.mayCache(s, ev.From) {
 			s.Cached = m.Res.Data + 1
 		}
 		if m.Kind != Reply || !s.Busy || ev.From != model.NodeID(s.Conn) || m.Seq != s.Next-1 {
@@ -96,6 +108,12 @@ func (p *Protocol) stepRegister(self model.NodeID, s Client, ev model.Event[Msg]
 		out.CancelTimer(TimerConnLoss)
 		s.Busy = false
 	case model.Timeout:
+		switch ev.Timer {
+		case TimerLease:
+			return p.leaseRanOut(self, s, out)
+		case TimerGrace:
+			return p.expire(self, s, out)
+		}
 		// The server is gone: the outcome is unknown; connect to the next.
 		if s.Busy {
 			out.Output("info " + p.script(c, s.Next-1).text())

@@ -35,6 +35,14 @@ func (p *Protocol) AppendState(b []byte, s State) []byte {
 		c := &s.C
 		b = append(b, c.Conn, c.Next, byte(c.Phase), c.Mine, c.Pred, c.Wrote, c.Seen, c.View, c.Cached)
 		b = model.AppendBool(model.AppendBool(b, c.Busy), c.PredRead)
+		// The fields of the newer clients, only where they are used: the
+		// other configurations keep their encodings byte for byte.
+		if p.Workload == CounterClients {
+			b = append(b, c.Val, c.Ver)
+		}
+		if p.Sessions != NoSessions {
+			b = append(b, byte(c.Sess), c.Lease)
+		}
 	case StoreNode:
 		d := &s.D
 		b = append(b, d.Data, d.Fence, d.Gen, d.Late, d.LateOf)
@@ -76,6 +84,12 @@ func (p *Protocol) ReadState(b []byte) (State, []byte) {
 		c.Conn, c.Next, c.Phase, c.Mine, c.Pred, c.Wrote, c.Seen, c.View, c.Cached = b[0], b[1], LockPhase(b[2]), b[3], b[4], b[5], b[6], b[7], b[8]
 		c.Busy, b = model.ReadBool(b[9:])
 		c.PredRead, b = model.ReadBool(b)
+		if p.Workload == CounterClients {
+			c.Val, c.Ver, b = b[0], b[1], b[2:]
+		}
+		if p.Sessions != NoSessions {
+			c.Sess, c.Lease, b = SessState(b[0]), b[1], b[2:]
+		}
 	case StoreNode:
 		d := &s.D
 		d.Data, d.Fence, d.Gen, d.Late, d.LateOf = b[0], b[1], b[2], b[3], b[4]
@@ -129,10 +143,20 @@ func readOp(b []byte) (Op, []byte) {
 	return o, b[3:]
 }
 
+// versioned marks, in a result's code byte, that the version follows the
+// data: only a getData with Stat reads a version, so every other result
+// is written as it was before versions were read.
+const versioned = 0x80
+
 // appendResult writes the children list as 0 when absent (nil) and 1+n
 // otherwise, so that an empty list and no list differ.
 func appendResult(b []byte, r Result) []byte {
-	b = model.AppendString(append(b, byte(r.Code), r.Data), r.Path)
+	if r.Version != 0 {
+		b = append(b, byte(r.Code)|versioned, r.Data, r.Version)
+	} else {
+		b = append(b, byte(r.Code), r.Data)
+	}
+	b = model.AppendString(b, r.Path)
 	if r.Children == nil {
 		return append(b, 0)
 	}
@@ -144,7 +168,10 @@ func appendResult(b []byte, r Result) []byte {
 }
 
 func readResult(b []byte) (Result, []byte) {
-	r := Result{Code: Code(b[0]), Data: b[1]}
+	r := Result{Code: Code(b[0] &^ versioned), Data: b[1]}
+	if b[0]&versioned != 0 {
+		r.Version, b = b[2], b[1:]
+	}
 	r.Path, b = readPath(b[2:])
 	n, b := model.ReadUvarint(b)
 	if n > uint64(len(b))+1 { // not an encoding: do not allocate for it
@@ -178,7 +205,7 @@ func (p *Protocol) AppendMsg(b []byte, m Msg) []byte {
 		b = appendTxn(append(b, m.Epoch, m.N), m.Txn)
 	case Ack, Commit, AckNewLeader, Write:
 		b = append(b, m.Epoch, m.N, m.Seq)
-	case NewEpoch, Join, VoteReq, Vote:
+	case NewEpoch, Join, VoteReq, Vote, Failover:
 		b = append(b, m.Epoch)
 	case AckEpoch, NewLeader:
 		b = appendLog(append(b, m.Epoch, m.N), m.Log)
@@ -213,7 +240,7 @@ func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
 		m.Txn, b = readTxn(b[2:])
 	case Ack, Commit, AckNewLeader, Write:
 		m.Epoch, m.N, m.Seq, b = b[0], b[1], b[2], b[3:]
-	case NewEpoch, Join, VoteReq, Vote:
+	case NewEpoch, Join, VoteReq, Vote, Failover:
 		m.Epoch, b = b[0], b[1:]
 	case AckEpoch, NewLeader:
 		m.Epoch, m.N = b[0], b[1]
@@ -228,7 +255,7 @@ func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) {
 // allocate them again and again. It is never written after init.
 var paths = func() map[string]string {
 	m := map[string]string{}
-	for _, s := range []string{"", "/", RegisterPath, LockDir, LockPrefix} {
+	for _, s := range []string{"", "/", RegisterPath, LockDir, LockPrefix, CounterPath} {
 		m[s] = s
 	}
 	for i := range 64 {
@@ -293,6 +320,9 @@ func (p *Protocol) formatClient(self model.NodeID, c Client) string {
 		if c.Cached != 0 {
 			str += fmt.Sprintf(" cached=%d", c.Cached-1)
 		}
+		if p.Sessions != NoSessions {
+			str += fmt.Sprintf(" %s lease=e%d", c.Sess, c.Lease)
+		}
 		return str
 	case SimpleLockClients:
 	case BarrierClients:
@@ -302,6 +332,10 @@ func (p *Protocol) formatClient(self model.NodeID, c Client) string {
 	case MemberClients:
 		if c.Phase == Watching || (c.Phase == Listing && c.View != 0) {
 			str += " view=" + p.formatView(c.View)
+		}
+	case CounterClients:
+		if c.Phase == Updating {
+			str += fmt.Sprintf(" read=%dv%d", c.Val, c.Ver)
 		}
 	default:
 		if c.Phase > Creating && c.Phase != Failed {

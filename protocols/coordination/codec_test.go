@@ -16,7 +16,7 @@ import (
 func TestCodecRoundTripAndPurity(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		var p *Protocol
-		switch rapid.IntRange(0, 4).Draw(rt, "workload") {
+		switch rapid.IntRange(0, 5).Draw(rt, "workload") {
 		case 0:
 			reads := rapid.SampledFrom([]ReadMode{LeaderReads, LocalReads, SyncReads}).Draw(rt, "reads")
 			p = NewRegister(3, 2, 3, reads)
@@ -28,8 +28,10 @@ func TestCodecRoundTripAndPurity(t *testing.T) {
 			p = NewLock(3, 2, true, rapid.Bool().Draw(rt, "sequencers"))
 			p.LockDelay = rapid.SampledFrom([]LockDelay{NoLockDelay, ShortLockDelay, LongLockDelay}).Draw(rt, "lockdelay")
 		case 3:
-			w := rapid.SampledFrom([]Workload{SimpleLockClients, RWLockClients, BarrierClients, MemberClients, ElectionClients}).Draw(rt, "recipe")
+			w := rapid.SampledFrom([]Workload{SimpleLockClients, RWLockClients, BarrierClients, MemberClients, ElectionClients, CounterClients}).Draw(rt, "recipe")
 			p = NewRecipe(w, rapid.SampledFrom([]int{1, 3}).Draw(rt, "replicas"), rapid.IntRange(2, 3).Draw(rt, "clients"), rapid.Bool().Draw(rt, "broken"))
+		case 5:
+			p = NewChubbySession(3, 2, 2, rapid.SampledFrom([]SessionMode{GraceSessions, NoGrace, KeepCacheInJeopardy}).Draw(rt, "sessions"))
 		default:
 			p = NewRegister(1, 2, 3, LeaderReads)
 			p.Cache = rapid.SampledFrom([]CacheMode{Invalidating, LateInvalidation}).Draw(rt, "cache")

@@ -111,9 +111,12 @@
 // with its properties and a deliberately broken variant (Broken): the
 // simple lock and its herd effect (simplelock.go; measured in costs/herd.go), the read/write
 // lock (rwlock.go), the double barrier (barrier.go), group membership
-// (membership.go) and the leader election recipe (election_recipe.go);
+// (membership.go), the leader election recipe (election_recipe.go) and
+// the versioned counter, setData with a version (counter.go);
 // NewRecipe builds them, usually over one replica, a standalone server.
-// Chubby's client side adds the lock-delay (lockdelay.go) and client
-// caching with invalidation (cache.go). The election of the service's own
-// leader is package masterelect on its own, and elected.go here.
+// Chubby's client side adds the lock-delay (lockdelay.go), client
+// caching with invalidation (cache.go) and the session as the client
+// sees it, with jeopardy and the grace period across a master fail-over
+// (session.go). The election of the service's own leader is package
+// masterelect on its own, and elected.go here.
 package coordination

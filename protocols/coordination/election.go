@@ -177,6 +177,9 @@ func (p *Protocol) establish(self model.NodeID, r Replica, out *model.Out[Msg]) 
 			out.SetTimer(TimerSession + model.TimerID(c))
 		}
 	}
+	if p.Sessions != NoSessions {
+		r = p.failover(r, out)
+	}
 	out.CancelTimer(TimerElection)
 	if p.Leader == ElectedLeader {
 		out.SetTimer(TimerLeaseExpiry)

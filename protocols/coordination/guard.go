@@ -49,6 +49,8 @@ func (p *Protocol) TimerReady(w *model.World[State, Msg], self model.NodeID, t m
 		return false
 	case t == TimerConnLoss:
 		return p.noAnswer(w, self)
+	case t == TimerLease || t == TimerGrace || t >= TimerLapse:
+		return p.sessionTimerReady(w, self, t)
 	case t >= TimerSession:
 		c := p.clientNode(uint8(t - TimerSession))
 		return s.R.Role == Leading && (w.IsDown(c) || w.Nodes[c].C.Phase == Failed) && p.lockDelayOver(w, c)

@@ -20,6 +20,8 @@ const (
 	InputEnter  = "enter"  // the double barrier: enter it
 	InputLeave  = "leave"  // the double barrier: the computation is done, leave
 	InputJoin   = "join"   // group membership, election: join the group, volunteer
+	// InputIncrement: the versioned counter: add one to the counter.
+	InputIncrement = "increment"
 )
 
 // lockPath is the name of the lock znode with counter n: "/lock/n-3".

@@ -43,13 +43,16 @@ const (
 	// Chubby's election of the leader, with -leader elected (elected.go).
 	VoteReq // VOTEREQ(e): a candidate asks for a vote in epoch e
 	Vote    // VOTE(e): the vote
+
+	// Chubby's sessions (session.go).
+	Failover // FAILOVER(e): the new master of epoch e: "master failed over", and its KeepAlive
 )
 
 var kindNames = [...]string{Request: "REQ", Reply: "REPLY", Notify: "WATCH", Forward: "FWD",
 	Answer: "ANSWER", Sync: "SYNC", Synced: "SYNCED", Propose: "PROPOSE", Ack: "ACK",
 	Commit: "COMMIT", NewEpoch: "NEWEPOCH", AckEpoch: "ACKEPOCH", NewLeader: "NEWLEADER",
 	AckNewLeader: "ACKNEWLEADER", Join: "JOIN", Write: "WRITE", Written: "WRITTEN",
-	Invalidate: "INVALIDATE", InvAck: "INVACK", VoteReq: "VOTEREQ", Vote: "VOTE"}
+	Invalidate: "INVALIDATE", InvAck: "INVACK", VoteReq: "VOTEREQ", Vote: "VOTE", Failover: "FAILOVER"}
 
 // String is the message type's name.
 func (k Kind) String() string {
@@ -104,7 +107,7 @@ func (p *Protocol) formatMsg(m Msg) string {
 		args = fmt.Sprintf("e%d %d %s", m.Epoch, m.N, p.formatTxn(m.Txn))
 	case Ack, Commit, AckNewLeader:
 		args = fmt.Sprintf("e%d %d", m.Epoch, m.N)
-	case NewEpoch, Join, VoteReq, Vote:
+	case NewEpoch, Join, VoteReq, Vote, Failover:
 		args = fmt.Sprintf("e%d", m.Epoch)
 	case AckEpoch:
 		args = fmt.Sprintf("e%d cur=%d %s", m.Epoch, m.N, p.formatLog(m.Log))

@@ -48,6 +48,9 @@ const (
 	Ephemeral  Flags = 1 << iota // removed when the creator's session ends
 	Sequential                   // a counter is appended to the name
 	Watch                        // a read leaves a one-time watch
+	// Stat: getData answers the znode's version too (ZooKeeper's Stat),
+	// for a later setData(path, data, version).
+	Stat
 )
 
 // AnyVersion is the version that matches every version (ZooKeeper's -1).
@@ -86,6 +89,9 @@ func (o Op) String() string {
 	}
 	if o.Flags&Watch != 0 {
 		fl = append(fl, "watch")
+	}
+	if o.Flags&Stat != 0 {
+		fl = append(fl, "stat")
 	}
 	if len(fl) > 0 {
 		args = append(args, strings.Join(fl, "|"))
@@ -126,6 +132,9 @@ type Result struct {
 	Code Code
 	// Data is the data getData read (0: none).
 	Data uint8
+	// Version is the version of the znode getData read, when it asked for
+	// it (Stat).
+	Version uint8
 	// Path is the name of the znode create made.
 	Path string
 	// Children are the names getChildren listed, sorted.
@@ -138,6 +147,9 @@ func (r Result) String() string {
 	s := r.Code.String()
 	if r.Data != 0 {
 		s += " " + strconv.Itoa(int(r.Data))
+	}
+	if r.Version != 0 {
+		s += " v" + strconv.Itoa(int(r.Version))
 	}
 	if r.Path != "" {
 		s += " " + r.Path

@@ -51,6 +51,7 @@ const (
 	BarrierClients                    // the double barrier on /b
 	MemberClients                     // group membership on /g
 	ElectionClients                   // the leader election recipe on /election
+	CounterClients                    // the versioned counter on /cnt (counter.go)
 )
 
 // Protocol is the coordination service with R replicas and C clients,
@@ -69,6 +70,9 @@ type Protocol struct {
 	// LockDelay is Chubby's lock-delay, the alternative to sequencers
 	// (lockdelay.go).
 	LockDelay LockDelay
+	// Sessions makes caching register clients keep Chubby sessions:
+	// local lease, jeopardy, grace period (session.go).
+	Sessions SessionMode
 	// MaxEpoch bounds the elections (they matter under -timers free; with
 	// perfect timers only a leader's crash starts one).
 	MaxEpoch uint8
@@ -204,6 +208,12 @@ func (p *Protocol) TimerName(t model.TimerID) string {
 		return "lease-wait"
 	case t == TimerLeaseExpiry:
 		return "lease-expiry"
+	case t == TimerLease:
+		return "lease"
+	case t == TimerGrace:
+		return "grace"
+	case t >= TimerLapse:
+		return "lapse-" + p.clientNode(uint8(t-TimerLapse)).String()
 	case t >= TimerSession:
 		return "session-" + p.clientNode(uint8(t-TimerSession)).String()
 	}
@@ -225,6 +235,8 @@ func (p *Protocol) paths() []string {
 		return []string{GroupDir}
 	case ElectionClients:
 		return []string{ElectionDir}
+	case CounterClients:
+		return []string{CounterPath}
 	}
 	return []string{RegisterPath}
 }
@@ -253,6 +265,11 @@ func (p *Protocol) Init(self model.NodeID, out *model.Out[Msg]) State {
 		}
 	case ClientNode:
 		s.C.Conn = uint8(int(p.clientOf(self)) % p.R)
+		if p.Sessions != NoSessions {
+			// A Chubby client talks to the master, under its lease.
+			s.C.Conn, s.C.Lease = uint8(p.leaderOf(1)), 1
+			out.SetTimer(TimerLease)
+		}
 	}
 	return s
 }
@@ -265,7 +282,7 @@ func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model
 	}
 	c := s.C
 	if p.Workload == RegisterClients {
-		if !c.Busy && int(c.Next) < p.Ops {
+		if !c.Busy && int(c.Next) < p.opsOf(p.clientOf(self)) && c.Sess != Expired {
 			dst = append(dst, model.Input(p.script(p.clientOf(self), c.Next).text()))
 		}
 		return dst
@@ -278,6 +295,8 @@ func (p *Protocol) Inputs(self model.NodeID, s State, dst []model.Input) []model
 		want, release = InputEnter, InputLeave
 	case MemberClients, ElectionClients:
 		want, release = InputJoin, ""
+	case CounterClients:
+		want, release = InputIncrement, ""
 	}
 	switch {
 	case c.Phase == Idle:
@@ -312,6 +331,8 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 			s.C = p.stepBarrier(self, s.C, ev, out)
 		case MemberClients:
 			s.C = p.stepMember(self, s.C, ev, out)
+		case CounterClients:
+			s.C = p.stepCounter(self, s.C, ev, out)
 		default: // the lock, the read/write lock, the election
 			s.C = p.stepLock(self, s.C, ev, out)
 		}
@@ -333,6 +354,9 @@ func (p *Protocol) stepReplica(self model.NodeID, r Replica, ev model.Event[Msg]
 			return p.startDiscovery(self, r, r.Ballot.Epoch, out)
 		case ev.Timer == TimerLeaseExpiry:
 			return p.stepDown(r, out)
+		}
+		if ev.Timer >= TimerLapse {
+			return p.lapse(self, r, uint8(ev.Timer-TimerLapse), out)
 		}
 		return p.expireSession(self, r, uint8(ev.Timer-TimerSession), out)
 	}
@@ -404,6 +428,8 @@ func (p *Protocol) Waiting(self model.NodeID, s State) bool {
 		return false
 	case MemberClients, ElectionClients:
 		return s.C.Phase >= Creating && s.C.Phase <= Checking
+	case CounterClients:
+		return s.C.Phase == Fetching || s.C.Phase == Updating
 	}
 	return s.C.Phase >= Creating && s.C.Phase <= Watching
 }

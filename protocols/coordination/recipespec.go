@@ -39,6 +39,8 @@ func recipeProperties(p *Protocol) property.Set[State, Msg] {
 		invs = []Invariant{p.ViewConverges()}
 	case ElectionClients:
 		invs = []Invariant{p.OneLeader(), p.OneWakeup(), p.LeaderElected()}
+	case CounterClients:
+		invs = []Invariant{p.NoLostUpdate()}
 	}
 	invs = append(invs, p.Agreement())
 	return property.Set[State, Msg]{Invariants: invs, Deadlock: deadlock}

@@ -14,11 +14,13 @@ import (
 
 // onRequest: a client's operation reaches the server it is connected to.
 func (p *Protocol) onRequest(self model.NodeID, r Replica, c uint8, m Msg, out *model.Out[Msg]) Replica {
-	if !r.serving() || r.Committed < m.N {
+	if !r.serving() || r.Committed < m.N || (p.Sessions != NoSessions && r.Role != Leading) {
 		// In an election the server does not serve; and a server that has
 		// not yet applied what the client has seen refuses it, so that a
 		// client never sees the tree go back ("single system image", seed
-		// 000). The operation did not happen; the client may try again.
+		// 000). With Chubby sessions, a replica that does not lead refuses
+		// too ("contacting replica causes redirect to master", seed 004).
+		// The operation did not happen; the client may try again.
 		out.Send(p.clientNode(c), Msg{Kind: Reply, Seq: m.Seq, Res: Result{Code: Refused}})
 		return r
 	}

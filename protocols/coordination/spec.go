@@ -92,11 +92,11 @@ func Properties(p *Protocol) property.Set[State, Msg] {
 			// The election's own properties (elected.go).
 			invs = append(invs, p.OneEpochLeader(), p.OneServing(), p.ServiceLeader())
 		}
-		return property.Set[State, Msg]{
-			Invariants: append(invs, linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout)),
-			Deadlock:   true,
-			History:    true,
+		invs = append(invs, linearizability.RecordsInvariant[State, Msg](LinearizabilityTimeout))
+		if p.Sessions != NoSessions {
+			invs = append(invs, p.NoActAfterExpiry(), p.SessionSurvives())
 		}
+		return property.Set[State, Msg]{Invariants: invs, Deadlock: true, History: true}
 	}
 	invs := []property.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](p), p.Agreement()}
 	if p.Store {

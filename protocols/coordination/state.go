@@ -113,12 +113,16 @@ const (
 	Readying     // create(b + "/ready"): the last to arrive opens the barrier
 	Leaving      // getChildren(b, true) after delete(n): who has not left yet
 	LeaveWaiting // wait for the child watch: someone else leaves
+
+	// The versioned counter (counter.go).
+	Fetching // 1: (v, version) = getData(c, stat)
+	Updating // 2: setData(c, v+1, version)
 )
 
 var lockNames = [...]string{Idle: "IDLE", Creating: "CREATING", Listing: "LISTING",
 	Checking: "CHECKING", Watching: "WATCHING", Held: "HELD", Writing: "WRITING",
 	Releasing: "RELEASING", Done: "DONE", Failed: "FAILED", Readying: "READYING", Leaving: "LEAVING",
-	LeaveWaiting: "LEAVE-WAITING"}
+	LeaveWaiting: "LEAVE-WAITING", Fetching: "FETCHING", Updating: "UPDATING"}
 
 // String is the phase's name in traces.
 func (p LockPhase) String() string { return lockNames[p] }
@@ -142,6 +146,13 @@ type Client struct {
 	// View is a group member's view (bit j: client j's znode was listed),
 	// and a barrier client's count of members seen at its last listing.
 	View uint8
+	// Val and Ver: the value and version a counter client read (encoded
+	// only by CounterClients).
+	Val, Ver uint8
+	// Sess is a Chubby client's session as it sees it, and Lease the
+	// epoch of the master its lease is from (encoded only with Sessions).
+	Sess  SessState
+	Lease uint8
 }
 
 // Store is the storage server that lock holders write to (Chubby's late

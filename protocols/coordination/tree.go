@@ -133,6 +133,9 @@ func (t *Tree) Read(op Op) Result {
 	}
 	switch op.Kind {
 	case OpGetData:
+		if op.Flags&Stat != 0 {
+			return Result{Data: t.Nodes[i].Data, Version: t.Nodes[i].Version}
+		}
 		return Result{Data: t.Nodes[i].Data}
 	case OpGetChildren:
 		return Result{Children: t.children(op.Path)}
