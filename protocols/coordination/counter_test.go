@@ -26,7 +26,7 @@ func TestCounterLosesNoUpdate(t *testing.T) {
 		// failover, and one whose answer is lost is given up, not repeated.
 		{name: "counter, 3 replicas, 2 clients, crash=1@p0", spec: func() *checker.Spec[State, Msg] {
 			return mustSpec(NewRecipe(CounterClients, 3, 2, false), faults("crash=1@p0"))
-		}, states: 127801, edges: 444358, depth: 47, long: true},
+		}, states: 179269, edges: 619428, depth: 47, long: true},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t) })
 	}
