@@ -66,6 +66,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		lv := &levelRun{level: level, depth: depth, base: base, outdeg: make([]uint32, level.n)}
 		lv.cut.Store(^uint64(0))
 		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4
+		lv.seenBytes = seen.bytes()
 		lv.buffers = func() uint64 { return bufferBytes(ws) }
 
 		lv.ahead.Store(chunkRecBytes(ws))
@@ -81,7 +82,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			return stop
 		}
 		for _, w := range ws {
-			w.newLevel()
+			w.newLevel(level.n)
 		}
 		stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) })
 		if stop == "" && lv.why != "" { // another worker reached the memory bound
@@ -206,6 +207,7 @@ type levelRun struct {
 	// arrays; regenBase what regenerate holds besides the workers'
 	// outputs; why is the bound that stopped merge or regenerate.
 	held, regenBase uint64
+	seenBytes       uint64        // the visited set's, which does not change while the level expands
 	ahead           atomic.Uint64 // what the records may grow by between two polls
 	workers         int
 	buffers         func() uint64
@@ -223,7 +225,8 @@ type levelWorker[S, M any] struct {
 	// the worker met before in the level is not recorded again. The
 	// worker takes the level's chunks in order, so the record it keeps is
 	// its first discovery, the one merge would keep of its records.
-	local fpShard
+	local      fpShard
+	lastStates uint64 // the states of the level local was last used for
 
 	// The first of each event in this worker's share, by state index.
 	viol, unknown, maxDepth hit
@@ -342,7 +345,7 @@ func (w *levelWorker[S, M]) overAfterState(lv *levelRun, grew uint64) bool {
 	}
 	w.maxGrowth = max(w.maxGrowth, grew)
 	margin := uint64(lv.workers) * 2 * max(w.maxGrowth, 4<<10)
-	if !over(opts, w.r.seen.bytes()+lv.held+lv.buffers()+margin) {
+	if !over(opts, lv.seenBytes+lv.held+lv.buffers()+margin) {
 		return false
 	}
 	lv.halt(memoryBound(opts))
@@ -422,15 +425,22 @@ func (w *levelWorker[S, M]) firstInLevel(fp uint64) bool {
 	return added
 }
 
-// newLevel empties the worker's table of the level's records, and makes
-// it smaller when the last level used a small part of it.
-func (w *levelWorker[S, M]) newLevel() {
+// newLevel empties the worker's table of the level's records, sized for
+// the level of n states to come: the records the worker made per state
+// of the last level, times n, held at most 3/4 full (so that it seldom
+// grows while the level expands); a table far larger than that is made
+// smaller.
+func (w *levelWorker[S, M]) newLevel(n uint64) {
 	sh := &w.local
-	if sh.keys == nil || sh.n*8 < uint64(len(sh.keys)) && len(sh.keys) > minShard {
-		size := max(minShard, 2*sh.n)
-		w.recBytes.Add(-uint64(len(sh.keys)) * 8)
-		sh.make(size, false, false)
-		w.recBytes.Add(size * 8)
+	want := uint64(minShard)
+	if w.lastStates > 0 {
+		want = max(want, grown(sh.n*n/w.lastStates, want))
+	}
+	w.lastStates = n
+	if size := uint64(len(sh.keys)); size < want || size > 4*want {
+		w.recBytes.Add(-size * 8)
+		sh.make(want, false, false)
+		w.recBytes.Add(want * 8)
 	} else {
 		clear(sh.keys)
 	}
