@@ -25,7 +25,7 @@
 // protocol states the ones it implements with a compile-time assertion
 // beside the method (var _ model.Waiter[State] = (*Protocol)(nil)), or,
 // for methods it has from an embedded type (the mutual-exclusion
-// protocols' FairInput, InCS and Waiting from mutex.Site, their {Kind, TS}
+// protocols' FairInput and Waiting from mutex.Site, their {Kind, TS}
 // message codec from mutex.KindTSCodec), beside its constructor; a
 // misspelled method fails to build instead of being silently ignored.
 // The hooks, and the shipped protocols that implement them:
