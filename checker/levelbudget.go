@@ -82,7 +82,9 @@ func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) string {
 
 // insertFits checks, after the merge, that the visited set grown by the
 // new states fits beside them and their copy by shard, and sets what
-// regenerate will hold besides the visited set and its outputs.
+// regenerate (gather) will hold besides the visited set and the workers'
+// buffers (which hold its output as it grows): the level and the new
+// states' records.
 func (r *run[S, M]) insertFits(ws []*levelWorker[S, M], lv *levelRun, fresh []rec) string {
 	if lv.stop.Load() {
 		return lv.why
@@ -92,13 +94,15 @@ func (r *run[S, M]) insertFits(ws []*levelWorker[S, M], lv *levelRun, fresh []re
 	if b := r.overMemory(other, n*recSize, n); b != "" {
 		return b
 	}
-	lv.regenBase = n*recSize + other
+	lv.regenBase = lv.held + uint64(cap(fresh))*recSize
 	return ""
 }
 
-// regenerated notes the memory held once the next level is made.
-func (r *run[S, M]) regenerated(lv *levelRun, next *levelBuf) {
-	r.rep.PeakBytes = max(r.rep.PeakBytes, r.seen.bytes()+lv.regenBase+next.bytes())
+// regenerated notes the memory held once the next level is made: the
+// visited set, what regenerate holds besides, the workers' buffers (their
+// arenas, kept for the next level) and the next level.
+func (r *run[S, M]) regenerated(ws []*levelWorker[S, M], lv *levelRun, next *levelBuf) {
+	r.rep.PeakBytes = max(r.rep.PeakBytes, r.seen.bytes()+lv.regenBase+bufferBytes(ws)+next.bytes())
 }
 
 // regenerateStops checks, from any worker, whether regenerate must stop:

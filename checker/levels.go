@@ -170,8 +170,15 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		if maxStates || r.found && !opts.Exhaust {
 			break
 		}
+		// The level is expanded and its new states are in the visited
+		// set: nothing reads it again. Let go of it before gather copies
+		// the next level out of the workers' arenas, so that two levels'
+		// encodings are held at once, not three.
+		levelN, levelBytes := level.n, level.bytes()
+		level, lv.level = nil, nil
+		lv.regenBase -= levelBytes
 		next := gather(ws, lv, fresh)
-		r.regenerated(lv, next)
+		r.regenerated(ws, lv, next)
 		if lv.stop.Load() {
 			rep.Bound = lv.why
 			break
@@ -180,13 +187,13 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		// encodings, whose size depends on how the level was shared out,
 		// count in PeakBytes, not here, so that the figure is the same
 		// every run.
-		if b := level.bytes() + next.bytes(); b > rep.FrontierBytes {
+		if b := levelBytes + next.bytes(); b > rep.FrontierBytes {
 			rep.FrontierBytes = b
 		}
 		for _, w := range ws {
 			w.arena.reset()
 		}
-		base += level.n
+		base += levelN
 		level = next
 	}
 	return r.conclude(), false
