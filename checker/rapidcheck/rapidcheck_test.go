@@ -82,7 +82,13 @@ func TestRicartAgrawalaPasses(t *testing.T) {
 
 // The broken one is caught, and the shrunk counterexample reads as a
 // coordcheck trace: actions by value, the final state, the violation.
+//
+// The seed is fixed: with a random one, rapid's 100 runs now and then
+// miss the bug (about one CI run in a few dozen), and a test must not
+// depend on luck.
 func TestBrokenProtocolIsCaught(t *testing.T) {
+	require.NoError(t, flag.Set("rapid.seed", "1"))
+	defer flag.Set("rapid.seed", "0")
 	r := runRecorded(t, spec(eager{ra.New(2, 1)}))
 	require.True(t, r.failed, "rapid did not catch the eager replies")
 	out := r.out.String()
