@@ -522,7 +522,7 @@ type expander[S, M any] struct {
 	spans []uint32        // where each node's encoding ends in enc
 	hash  model.WorldHash // the current state's fingerprint, by parts
 	// The last two successors step made, so that a search may handle
-	// each one step behind (see explore): next is the last, succ[k].
+	// each one step behind (see successors): next is the last, succ[k].
 	next  *model.World[S, M]
 	succ  [2]model.World[S, M]
 	acted [2]model.Action // the action that made each
