@@ -28,6 +28,16 @@ func coordinationSize(v Values) (replicas, clients int, err error) {
 	return
 }
 
+// registerSize reads the replicas, the register clients and each
+// client's operations.
+func registerSize(v Values) (replicas, clients, ops int, err error) {
+	if replicas, clients, err = coordinationSize(v); err != nil {
+		return
+	}
+	ops, err = v.Int("ops", 0, 20)
+	return
+}
+
 // coordinationTarget is the target of p, its epochs bounded by the epochs
 // parameter, checked against the properties of its workload.
 func coordinationTarget(p *coordination.Protocol, v Values, cfg model.Config) (checker.Target, error) {
@@ -54,11 +64,7 @@ func init() {
 				"a majority, the master lease; elections may also start while the leader lives)"},
 			{"leasewait", "on", "off (with -leader elected): a new leader starts at once, while the old one may still serve under its lease"}},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			r, c, err := coordinationSize(v)
-			if err != nil {
-				return nil, err
-			}
-			ops, err := v.Int("ops", 0, 20)
+			r, c, ops, err := registerSize(v)
 			if err != nil {
 				return nil, err
 			}
@@ -106,15 +112,7 @@ func init() {
 			{"grace", "long", "long (longer than a fail-over) or none (broken: the session is declared expired as the local lease runs out)"},
 			{"jeopardy", "clear", "clear (the cache is emptied and off in jeopardy) or keep (broken: it goes on serving)"}},
 		Build: func(v Values, cfg model.Config) (checker.Target, error) {
-			r, c, err := coordinationSize(v)
-			if err != nil {
-				return nil, err
-			}
-			ops, err := v.Int("ops", 0, 20)
-			if err != nil {
-				return nil, err
-			}
-			e, err := v.Int("epochs", 1, 100)
+			r, c, ops, err := registerSize(v)
 			if err != nil {
 				return nil, err
 			}
@@ -122,9 +120,7 @@ func init() {
 			if err != nil {
 				return nil, fmt.Errorf("parameter %v", err)
 			}
-			p := coordination.NewChubbySession(r, c, ops, mode)
-			p.MaxEpoch = uint8(e)
-			return target(p, cfg, coordination.Properties(p))
+			return coordinationTarget(coordination.NewChubbySession(r, c, ops, mode), v, cfg)
 		},
 	})
 	Register(Entry{
