@@ -522,8 +522,7 @@ type expander[S, M any] struct {
 	spans []uint32        // where each node's encoding ends in enc
 	hash  model.WorldHash // the current state's fingerprint, by parts
 	// The last two successors step made, so that a search may handle
-	// each one step behind (see successors): next is the last, succ[k].
-	next  *model.World[S, M]
+	// each one step behind (see successors): the last is succ[k] (next).
 	succ  [2]model.World[S, M]
 	acted [2]model.Action // the action that made each
 	reps  [2][]byte       // under symmetry, each one's representative
@@ -535,7 +534,6 @@ type expander[S, M any] struct {
 
 func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
 	x := &expander[S, M]{sys: sp.System.Clone()}
-	x.next = &x.succ[0]
 	x.sym, x.por = sp.canonicaliser(x.sys), sp.reducer(x.sys)
 	return x
 }
@@ -568,22 +566,25 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	}
 }
 
-// step applies a to the current state; the successor is x.next, and step
+// step applies a to the current state; the successor is x.next(), and step
 // returns its fingerprint, computed from the parts of the world the step
 // changed (model.StepHash): a successor already visited is never encoded.
 // The successor made by the step before stays until the next step (see
 // encodeOf).
 func (x *expander[S, M]) step(a model.Action) uint64 {
 	x.k ^= 1
-	x.next = &x.succ[x.k]
-	x.sys.Apply(&x.cur, a, x.next)
+	next := x.next()
+	x.sys.Apply(&x.cur, a, next)
 	x.acted[x.k] = a
 	if x.sym != nil {
-		x.reps[x.k] = x.sym.Canonical(x.sys.EncodeStep(x.reps[x.k][:0], x.enc, x.spans, a, x.next), x.next)
+		x.reps[x.k] = x.sym.Canonical(x.sys.EncodeStep(x.reps[x.k][:0], x.enc, x.spans, a, next), next)
 		return model.Fingerprint(x.reps[x.k])
 	}
-	return x.sys.StepHash(&x.hash, &x.cur, a, x.next)
+	return x.sys.StepHash(&x.hash, &x.cur, a, next)
 }
+
+// next is the last successor step made.
+func (x *expander[S, M]) next() *model.World[S, M] { return &x.succ[x.k] }
 
 // encode returns the encoding of the last successor step made, valid
 // until the next encode (the unchanged nodes' copied from the current
@@ -626,7 +627,7 @@ func (x *expander[S, M]) successors(prefetch func(fp uint64), rank uint64, ranke
 				sc.fp, sc.at = x.step(x.acts[i]), x.k
 				prefetch(sc.fp)
 				if ranked {
-					sc.rankClose = x.sys.RankAfter(&x.cur, x.acts[i], x.next, rank) >= rank
+					sc.rankClose = x.sys.RankAfter(&x.cur, x.acts[i], x.next(), rank) >= rank
 				}
 			}
 			if i > 0 && !yield(i-1, prev) {
