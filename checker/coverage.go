@@ -101,11 +101,22 @@ func (t *kindTable) intern(act model.ActionKind, name string) int32 {
 
 // count counts action a of world w.
 func countAction[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S, M], a model.Action) {
-	t.counts[kindIndex(t, sys, w, a)]++
+	t.counts[kindIndex(t, sys, w, a, nil)]++
 }
 
-// kindIndex is the index of a's kind in t.
-func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S, M], a model.Action) int32 {
+// count counts action a of the loaded state, whose messages' encodings
+// it reads off the state's own (no message is encoded again).
+func (x *expander[S, M]) count(t *kindTable, a model.Action) {
+	var msg []byte
+	if a.Kind == model.ActDeliver {
+		msg = x.sys.MsgAt(x.enc, x.spans, int(a.Slot))
+	}
+	t.counts[kindIndex(t, x.sys, &x.cur, a, msg)]++
+}
+
+// kindIndex is the index of a's kind in t; msg, when not nil, is the
+// encoding of the message a delivers.
+func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S, M], a model.Action, msg []byte) int32 {
 	switch a.Kind {
 	case model.ActInput:
 		for _, k := range t.inputs {
@@ -133,13 +144,14 @@ func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S
 			t.named[name] = i
 			return i
 		}
-		// Keyed by the encoding's fingerprint: a collision (about 2^-64
-		// a pair) could only misname a count, never change a verdict.
-		t.buf = sys.Codec().AppendMsg(t.buf[:0], e.Msg)
-		fp := model.Fingerprint(t.buf)
+		if msg == nil {
+			t.buf = sys.Codec().AppendMsg(t.buf[:0], e.Msg)
+			msg = t.buf
+		}
+		fp := msgKey(msg)
 		// A small direct-mapped cache in front of the map: a search
 		// delivers a few kinds of messages millions of times.
-		c := &t.recent[fp%uint64(len(t.recent))]
+		c := &t.recent[(fp*0x9e3779b97f4a7c15)>>56]
 		if c.fp == fp && c.idx > 0 {
 			return c.idx - 1
 		}
@@ -176,6 +188,21 @@ func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S
 		return t.fixed[a.Kind] - 1
 	}
 	return t.intern(a.Kind, a.Kind.String())
+}
+
+// msgKey is the key of a message's encoding in a kind table: the bytes
+// themselves when they fit in 7, else their fingerprint (a collision,
+// about 2^-64 a pair, could only misname a count, never change a
+// verdict).
+func msgKey(b []byte) uint64 {
+	if len(b) > 7 {
+		return model.Fingerprint(b)
+	}
+	k := uint64(len(b)+1) << 56
+	for i, c := range b {
+		k |= uint64(c) << (8 * i)
+	}
+	return k
 }
 
 // msgKinder returns the protocol's model.MsgKinder, asking only until
@@ -383,7 +410,7 @@ func (sp *Spec[S, M]) levelCoverage(ws []*levelWorker[S, M], lv *levelRun, poppe
 		}
 		x.load(0, enc) // no step is taken: the fingerprint is not needed
 		for _, a := range x.acts {
-			countAction(r.cov, x.sys, &x.cur, a)
+			x.count(r.cov, a)
 		}
 	}
 }

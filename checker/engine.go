@@ -297,7 +297,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		for i, sc := range x.successors(seen.prefetch, rank, term != nil) {
 			a := x.acts[i]
 			rep.Transitions++
-			countAction(r.cov, x.sys, &x.cur, a)
+			x.count(r.cov, a)
 			v, added := seen.insertID(sc.fp, key(fp))
 			if added {
 				fr.push(depth+1, sc.fp, x.encodeOf(sc.at))

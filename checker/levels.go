@@ -403,7 +403,7 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	}
 	for j, sc := range x.successors(prefetch, rank, w.term != nil) {
 		nfp := key(sc.fp)
-		countAction(w.cov, x.sys, &x.cur, x.acts[j])
+		x.count(w.cov, x.acts[j])
 		old := w.r.seen.has(nfp)
 		if w.term != nil && closes(x.sys, sc.rankClose, old) { // old: no deeper than k
 			lv.cyclic.Store(true)

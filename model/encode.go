@@ -68,7 +68,9 @@ func (sys *System[S, M]) Decode(b []byte, w *World[S, M]) {
 }
 
 // DecodeSpans is Decode that also appends to spans the offset in b at
-// which each node's encoding ends, for EncodeStep, and returns it.
+// which each node's encoding ends, for EncodeStep, then, for each message
+// in flight, where its message's encoding starts and ends (MsgAt, and
+// LoadFP for the message as a link holds it); and returns it.
 func (sys *System[S, M]) DecodeSpans(b []byte, w *World[S, M], spans []uint32) []uint32 {
 	spans, _ = sys.decode(b, w, spans)
 	return spans
@@ -129,11 +131,20 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 		if sys.Config.AppMsgs > 0 {
 			e.App, b = ReadBool(b)
 		}
+		spans = append(spans, uint32(size-len(b)))
 		e.Msg, b = sys.codec.ReadMsg(b)
+		spans = append(spans, uint32(size-len(b)))
 		if sys.Config.Ordering {
 			e.VC, b = ReadUvarint(b)
 		}
 		w.Net = append(w.Net, e)
 	}
 	return spans, b
+}
+
+// MsgAt is the encoding of message k in flight (AppendMsg's bytes) in
+// enc, a world's encoding whose spans DecodeSpans returned.
+func (sys *System[S, M]) MsgAt(enc []byte, spans []uint32, k int) []byte {
+	j := sys.n + 2*k
+	return enc[spans[j]:spans[j+1]]
 }

@@ -37,8 +37,9 @@ type WorldHash struct {
 	rest    uint64
 	restGen uint32
 	gen     uint32
-	// The parent's encoding and its nodes' ends, when known (LoadFP):
-	// a node's part is hashed from its bytes there.
+	// The parent's encoding, its nodes' ends and its messages' starts
+	// and ends, when known (LoadFP): a node's part and a message's hash
+	// are hashed from their bytes there.
 	enc   []byte
 	spans []uint32
 	buf   []byte
@@ -154,6 +155,24 @@ func (sys *System[S, M]) msgHash(h *WorldHash, e *Envelope[M]) uint64 {
 	return partHash(hashMsg, h.buf)
 }
 
+// parentMsgHash is msgHash of the parent's message w.Net[k], hashed from
+// its bytes in the parent's encoding when LoadFP was given it: the
+// application flag before the message's span, its vector after.
+func (sys *System[S, M]) parentMsgHash(h *WorldHash, w *World[S, M], k int) uint64 {
+	j := sys.n + 2*k
+	if j+1 >= len(h.spans) {
+		return sys.msgHash(h, &w.Net[k])
+	}
+	from, to := h.spans[j], h.spans[j+1]
+	if sys.Config.AppMsgs > 0 {
+		from--
+	}
+	if sys.Config.Ordering {
+		to += uint32(uvarintLen(h.enc[to:]))
+	}
+	return partHash(hashMsg, h.enc[from:to])
+}
+
 // addMsg is a link's hash and length once message hash m is sent on it.
 func (sys *System[S, M]) addMsg(h uint64, k int, m uint64) (uint64, int) {
 	if sys.Config.Network == FIFO {
@@ -190,8 +209,9 @@ func (sys *System[S, M]) LoadHash(h *WorldHash, w *World[S, M], enc []byte, span
 
 // LoadFP sets h to w, whose fingerprint is fp, the parent of the steps to
 // hash: its parts are computed when a step needs them, from enc and
-// spans (w's encoding and its nodes' ends, DecodeSpans) when given. A
-// search that keeps fingerprints does not hash its states twice.
+// spans (w's encoding, its nodes' ends and its messages' spans,
+// DecodeSpans) when given. A search that keeps fingerprints does not
+// hash its states twice, nor encode them again.
 func (sys *System[S, M]) LoadFP(h *WorldHash, w *World[S, M], fp uint64, enc []byte, spans []uint32) {
 	n := sys.n
 	if len(h.nodes) != n {
@@ -244,7 +264,7 @@ func (sys *System[S, M]) linkAt(h *WorldHash, w *World[S, M], k, l int) int {
 	var lh uint64
 	n := 0
 	for ; k < len(w.Net) && w.Net[k].To == to && w.Net[k].From == from; k++ {
-		lh, n = sys.addMsg(lh, n, sys.msgHash(h, &w.Net[k]))
+		lh, n = sys.addMsg(lh, n, sys.parentMsgHash(h, w, k))
 	}
 	h.links[l], h.linkH[l], h.linkK[l], h.linkGen[l] = linkPart(to, from, lh, n), lh, n, h.gen
 	return k
@@ -336,9 +356,8 @@ func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *
 		return &done[len(done)-1]
 	}
 	if a.Kind == ActDeliver {
-		e := &w.Net[a.Slot]
-		t := link(a.Node, e.From)
-		m := sys.msgHash(h, e)
+		t := link(a.Node, w.Net[a.Slot].From)
+		m := sys.parentMsgHash(h, w, int(a.Slot))
 		if sys.Config.Network == FIFO {
 			m *= powPoly(t.k - 1) // the head
 		}
@@ -359,4 +378,13 @@ func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *
 		sum += linkPart(t.to, t.from, t.h, t.k) - t.old
 	}
 	return mix64(sum)
+}
+
+// uvarintLen is the length of the uvarint at the start of b.
+func uvarintLen(b []byte) int {
+	n := 1
+	for b[n-1] >= 0x80 {
+		n++
+	}
+	return n
 }

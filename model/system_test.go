@@ -45,6 +45,16 @@ func TestEncodingRoundTrips(t *testing.T) {
 			// The successor's encoding from its parent's is its encoding.
 			spans := sys.DecodeSpans(enc, &back, nil)
 			require.Equal(rt, sys.Encode(nil, next), sys.EncodeStep(nil, enc, spans, a, next), "%s", sys.FormatAction(w, a))
+			// Its fingerprint from the parent's parts, read off the
+			// parent's encoding, is that of the whole world; each
+			// message's encoding is where the spans say.
+			var h model.WorldHash
+			sys.LoadFP(&h, &back, sys.HashWorld(&back), enc, spans)
+			sys.Apply(&back, a, next)
+			require.Equal(rt, sys.HashWorld(next), sys.StepHash(&h, &back, a, next), "%s", sys.FormatAction(w, a))
+			for k, e := range back.Net {
+				require.Equal(rt, sys.Codec().AppendMsg(nil, e.Msg), sys.MsgAt(enc, spans, k))
+			}
 			w, next = next, w
 		}
 	})
