@@ -382,9 +382,12 @@ type run[S, M any] struct {
 	prem     []premise[S, M]
 	premSeen []bool
 
-	found         bool
-	badFP         uint64
-	badProp, why  string
+	found        bool
+	badFP        uint64
+	badProp, why string
+	// path is the counterexample's path of keys when it was taken as the
+	// violation was met (foundPath); nil when conclude finds it (pathTo).
+	path          []uint64
 	lastProgress  time.Time
 	progressEvery time.Duration
 
@@ -435,11 +438,33 @@ func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
 
 // keepsParents reports whether a search keeps each state's parent beside
 // its fingerprint (16 bytes a slot, not 8): DFS and the state graph,
-// whose paths a second BFS would not find again (see pathTo), and a
-// search that goes on after its first violation (Exhaust), for which
-// that second BFS would repeat most of the first.
+// whose paths a second BFS would not find again (see pathTo), and a BFS
+// that goes on after its first violation (Exhaust), until it meets it
+// (see parentsUntilFound).
 func keepsParents(opts *Options, mode livenessMode) bool {
 	return mode == livenessGraph || opts.Strategy == DFS || opts.Exhaust
+}
+
+// parentsUntilFound reports whether the search keeps parents only until
+// its first violation: a BFS with Exhaust. Without parents, the path to
+// that violation is found by a second BFS (pathTo), which would repeat
+// the first search up to the violation's level, often most of it; with
+// them for good, every slot costs twice the memory. So it keeps them
+// until the violation, takes its path at once (foundPath), and lets them
+// go: the rest of the search stores fingerprints alone.
+func parentsUntilFound(opts *Options, mode livenessMode) bool {
+	return opts.Exhaust && mode != livenessGraph && opts.Strategy == BFS
+}
+
+// foundPath takes the path to the first violation, r.badFP, while the
+// visited set still holds the parents, and lets the parents go when the
+// search needs them no more (parentsUntilFound).
+func (r *run[S, M]) foundPath() {
+	if r.path != nil || !r.seen.parents || !parentsUntilFound(r.opts, r.mode) {
+		return
+	}
+	r.path = r.sp.pathTo(r.seen, key(r.badFP))
+	r.seen.dropParents()
 }
 
 // violation counts a violating state, and keeps the first.
@@ -447,6 +472,7 @@ func (r *run[S, M]) violation(fp uint64, prop, why string) {
 	r.counts[indexOf(r.rep.Properties, prop)]++
 	if !r.found {
 		r.found, r.badFP, r.badProp, r.why = true, fp, prop, why
+		r.foundPath()
 	}
 }
 
@@ -498,7 +524,7 @@ func (r *run[S, M]) conclude() *Report {
 	switch {
 	case r.found:
 		rep.Verdict = Violated
-		rep.Counterexample = sp.rebuild(seen, r.badFP, r.badProp, r.why)
+		rep.Counterexample = sp.rebuild(seen, r.path, r.badFP, r.badProp, r.why)
 	case live != nil:
 		rep.Verdict = Violated
 		rep.Counterexample = live

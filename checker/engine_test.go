@@ -166,6 +166,24 @@ func TestWorkersAgree(t *testing.T) {
 	}
 }
 
+// A BFS that goes on after its first violation shows the counterexample
+// the search that stops there shows, and keeps the parents that path
+// needs only until then: its table ends at 8 bytes a slot, at most 16 a
+// state (with parents for good it would be 16 a slot, above 21 a state).
+func TestExhaustDropsParentsAfterTheFirstViolation(t *testing.T) {
+	dup, err := model.ParseFaults("dup=1")
+	require.NoError(t, err)
+	sp := raSpec(3, 1, model.Config{Faults: dup})
+	for _, workers := range []int{1, 3} {
+		first := sp.Check(checker.Options{Workers: workers, SkipLiveness: true})
+		all := sp.Check(checker.Options{Workers: workers, SkipLiveness: true, Exhaust: true})
+		require.Equal(t, checker.Violated, all.Verdict)
+		require.Equal(t, first.Counterexample, all.Counterexample)
+		require.Greater(t, all.States, first.States)
+		require.LessOrEqual(t, all.TableBytes, 16*all.States, "workers %d", workers)
+	}
+}
+
 // The same, for bounds and workers drawn at random.
 func TestWorkersAgreeUnderAnyBound(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {

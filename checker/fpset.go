@@ -225,6 +225,15 @@ func (s *fpSet) parent(fp uint64) (uint64, bool) {
 	return sh.parents[i], true
 }
 
+// dropParents lets the parents go: from now on the set keeps
+// fingerprints alone.
+func (s *fpSet) dropParents() {
+	s.parents = false
+	for i := range s.shards {
+		s.shards[i].parents = nil
+	}
+}
+
 // grow moves the shard's keys into tables of size slots.
 func (sh *fpShard) grow(size uint64) {
 	keys, parents, ids := sh.keys, sh.parents, sh.ids

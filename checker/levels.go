@@ -138,6 +138,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		}
 		if viol.ok && viol.k <= popped && !r.found {
 			r.found, r.badFP, r.badProp, r.why = true, viol.fp, viol.prop, viol.why
+			r.foundPath()
 		}
 		for _, w := range ws {
 			for _, v := range w.violations {

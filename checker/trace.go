@@ -10,11 +10,14 @@ import (
 )
 
 // rebuild turns the fingerprint of a violating state into a trace: it
-// finds the path of fingerprints from the initial state (pathTo), then
-// replays from the initial world, at each step taking the action whose
-// successor has the next fingerprint on the path.
-func (sp *Spec[S, M]) rebuild(seen *fpSet, bad uint64, prop, why string) *Trace {
-	path := sp.pathTo(seen, key(bad))
+// finds the path of fingerprints from the initial state (pathTo) unless
+// path is that path already, then replays from the initial world, at each
+// step taking the action whose successor has the next fingerprint on the
+// path.
+func (sp *Spec[S, M]) rebuild(seen *fpSet, path []uint64, bad uint64, prop, why string) *Trace {
+	if path == nil {
+		path = sp.pathTo(seen, key(bad))
+	}
 	r := newReplayer(sp)
 	// Under symmetry reduction the path holds representatives, and the
 	// run replayed reaches renamings of them: perm renames the world
