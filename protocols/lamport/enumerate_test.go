@@ -5,8 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/bruteforce"
 	"github.com/coordcheck/coordcheck/internal/long"
@@ -76,7 +74,7 @@ func (w eWorld) key() string {
 
 func less(a, b eReq) bool { return a.ts < b.ts || (a.ts == b.ts && a.id < b.id) }
 
-func enumerate(n, rounds int) (states, edges uint64, depth int) {
+func enumerate(n, rounds int) bruteforce.Counts {
 	const released, wanted, held = 0, 1, 2
 	init := eWorld{ch: make([][]eMsg, n*n)}
 	for range n {
@@ -177,10 +175,7 @@ func TestIndependentEnumeration(t *testing.T) {
 		if c.long && !long.Enabled() {
 			continue
 		}
-		states, edges, depth := enumerate(c.n, c.rounds)
 		rep := spec(c.n, c.rounds, model.FIFO).Check(checker.Options{})
-		require.Equal(t, states, rep.States, "n=%d rounds=%d", c.n, c.rounds)
-		require.Equal(t, edges, rep.Transitions, "n=%d rounds=%d", c.n, c.rounds)
-		require.Equal(t, depth, rep.Depth, "n=%d rounds=%d", c.n, c.rounds)
+		enumerate(c.n, c.rounds).Require(t, rep.States, rep.Transitions, rep.Depth, "n=%d rounds=%d", c.n, c.rounds)
 	}
 }

@@ -65,8 +65,9 @@ func TestRules(t *testing.T) {
 
 	// Wait until (number of replies received = K): enter is offered only
 	// then, and request only while RELEASED with rounds left.
-	require.Empty(t, p.Inputs(1, State{Phase: mutex.Wanted, TS: 3, Grants: 2, Voted: 1}, nil))
-	require.Equal(t, []model.Input{mutex.Enter}, p.Inputs(1, State{Phase: mutex.Wanted, TS: 3, Grants: 3, Voted: 1}, nil))
-	require.Equal(t, []model.Input{mutex.Request}, p.Inputs(1, State{Voted: Nobody}, nil))
-	require.Empty(t, p.Inputs(1, State{Rounds: 1, Voted: Nobody}, nil))
+	steptest.Offers(t, p, 1,
+		steptest.Offer(State{Phase: mutex.Wanted, TS: 3, Grants: 2, Voted: 1}),
+		steptest.Offer(State{Phase: mutex.Wanted, TS: 3, Grants: 3, Voted: 1}, mutex.Enter),
+		steptest.Offer(State{Voted: Nobody}, mutex.Request),
+		steptest.Offer(State{Rounds: 1, Voted: Nobody}))
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/coordcheck/coordcheck/internal/steptest"
-	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -50,18 +49,19 @@ func TestRules(t *testing.T) {
 
 	// Wait until (number of replies received = (N-1)): enter is offered
 	// only then, and request only while RELEASED with rounds left.
-	require.Empty(t, p.Inputs(1, State{Phase: mutex.Wanted, TS: 5, Replies: 1}, nil))
-	require.Equal(t, []model.Input{mutex.Enter}, p.Inputs(1, State{Phase: mutex.Wanted, TS: 5, Replies: 2}, nil))
-	require.Equal(t, []model.Input{mutex.Request}, p.Inputs(1, State{}, nil))
-	require.Empty(t, p.Inputs(1, State{Rounds: 1}, nil))
-	require.Equal(t, []model.Input{mutex.Exit}, p.Inputs(1, State{Phase: mutex.Held}, nil))
+	steptest.Offers(t, p, 1,
+		steptest.Offer(State{Phase: mutex.Wanted, TS: 5, Replies: 1}),
+		steptest.Offer(State{Phase: mutex.Wanted, TS: 5, Replies: 2}, mutex.Enter),
+		steptest.Offer(State{}, mutex.Request),
+		steptest.Offer(State{Rounds: 1}),
+		steptest.Offer(State{Phase: mutex.Held}, mutex.Exit))
 
 	// The SPIN variant's replies carry no time (the anchor model).
-	var out model.Out[Msg]
 	spin := &Protocol{N: 3, Rounds: 1, Clocks: SPIN}
-	spin.Step(1, State{Clock: 2}, steptest.Receive(2, Msg{Kind: Request, TS: 9}), &out)
-	var replies []Msg
-	out.Sends(func(_ model.NodeID, m Msg) { replies = append(replies, m) })
-	require.Equal(t, []Msg{{Kind: Reply}}, replies)
-	require.Equal(t, "REP", spin.FormatMsg(replies[0]))
+	steptest.Check(t, spin, []steptest.Rule[State, Msg]{
+		steptest.Step("SPIN: request while RELEASED: reply immediately, without a time", 1,
+			State{Clock: 2}, steptest.Receive(2, Msg{Kind: Request, TS: 9}),
+			State{Clock: 9}, "p2 REP"),
+	})
+	require.Equal(t, Msg{Kind: Reply}, spin.reply(State{Clock: 9}))
 }

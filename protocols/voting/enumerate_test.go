@@ -5,8 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/internal/bruteforce"
 )
@@ -99,7 +97,7 @@ func (w vWorld) key() string {
 	return string(b)
 }
 
-func enumerate(n, c, rounds int, opt Option) (states, edges uint64, depth int) {
+func enumerate(n, c, rounds int, opt Option) bruteforce.Counts {
 	const released, wanted, held = 0, 1, 2
 	nodes, majority := n+c, c/2+1
 	init := vWorld{coords: make([]vCoord, c), ch: make([][]vMsg, nodes*nodes)}
@@ -257,11 +255,9 @@ func TestIndependentEnumeration(t *testing.T) {
 	}
 	for _, opt := range []Option{OptionYield, OptionBackoff} {
 		for _, c := range cases {
-			states, edges, depth := enumerate(c.n, c.c, c.rounds, opt)
 			rep := spec(c.n, c.c, c.rounds, opt).Check(checker.Options{})
-			require.Equal(t, states, rep.States, "%s n=%d c=%d rounds=%d", opt, c.n, c.c, c.rounds)
-			require.Equal(t, edges, rep.Transitions, "%s n=%d c=%d rounds=%d", opt, c.n, c.c, c.rounds)
-			require.Equal(t, depth, rep.Depth, "%s n=%d c=%d rounds=%d", opt, c.n, c.c, c.rounds)
+			enumerate(c.n, c.c, c.rounds, opt).Require(t, rep.States, rep.Transitions, rep.Depth,
+				"%s n=%d c=%d rounds=%d", opt, c.n, c.c, c.rounds)
 		}
 	}
 }

@@ -16,8 +16,12 @@ import (
 )
 
 func spec(n, c, rounds int, opt Option) *checker.Spec[State, Msg] {
-	p := New(n, c, rounds, opt)
-	return checker.SpecOf(model.MustNewSystem[State, Msg](p, model.Config{}), Properties(p, model.Config{}))
+	return specWith(New(n, c, rounds, opt), model.Config{})
+}
+
+// specWith checks p under cfg for its exported Properties.
+func specWith(p *Protocol, cfg model.Config) *checker.Spec[State, Msg] {
+	return checker.SpecOf(model.MustNewSystem[State, Msg](p, cfg), Properties(p, cfg))
 }
 
 // Pinned counts: any change in behaviour shows here. The fast ones equal
@@ -236,13 +240,9 @@ func TestStaleResponseIgnored(t *testing.T) {
 // guaranteed". p0 requests and tells p1, whose later request reaches two
 // idle coordinators first and takes their votes.
 func TestHappenedBeforeNotGuaranteed(t *testing.T) {
-	p := New(2, 3, 1, OptionYield)
-	sp := &checker.Spec[State, Msg]{
-		System:     model.MustNewSystem[State, Msg](p, model.Config{Ordering: true, AppMsgs: 1}),
-		Invariants: []checker.Invariant[State, Msg]{invariants.HappenedBeforeOrder[State, Msg](p, p)},
-	}
-	rep := sp.Check(checker.Options{})
+	rep := specWith(New(2, 3, 1, OptionYield), model.Config{Ordering: true, AppMsgs: 1}).Check(checker.Options{})
 	require.Equal(t, checker.Violated, rep.Verdict)
+	require.Equal(t, invariants.HappenedBeforeOrderName, rep.Counterexample.Property)
 	require.Len(t, rep.Counterexample.Steps, 9)
 	require.Equal(t, "p0's request happened before p1's, but p1 entered first", rep.Counterexample.Detail)
 }
