@@ -107,14 +107,21 @@ func partHash(seed uint64, b []byte) uint64 {
 		b = b[8:]
 	}
 	if len(b) > 0 {
-		var t uint64
-		for i, c := range b {
-			t |= uint64(c) << (8 * i)
-		}
-		h = (h ^ t) * 0x94d049bb133111eb
+		h = (h ^ tailWord(b)) * 0x94d049bb133111eb
 		h ^= h >> 32
 	}
 	return mix64(h)
+}
+
+// tailWord packs the 1 to 7 bytes of b into a word that determines them
+// (given their number) with two loads at most: the first and last four
+// bytes, overlapping, or the first, middle and last byte.
+func tailWord(b []byte) uint64 {
+	n := len(b)
+	if n >= 4 {
+		return uint64(binary.LittleEndian.Uint32(b))<<32 | uint64(binary.LittleEndian.Uint32(b[n-4:]))
+	}
+	return uint64(b[0])<<16 | uint64(b[n>>1])<<8 | uint64(b[n-1])
 }
 
 // nodePart is the part of node i with state encoding enc and timers t.
