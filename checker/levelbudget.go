@@ -6,7 +6,7 @@ import "strings"
 // the visited set: the level itself and its outdegrees; each worker's
 // records (24 bytes per successor not yet visited, duplicates included),
 // its arena of their encodings and its merge scratch; then the merged new
-// states, their copy by shard, and the visited set grown by them; then
+// states (the records let go) and the visited set grown by them; then
 // the next level as the workers gather it. The bound is checked while the level is expanded
 // (between chunks), before the merge, before the new states are inserted,
 // and while the next level is made, each time counting what the coming
@@ -81,7 +81,7 @@ func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) string {
 }
 
 // insertFits checks, after the merge, that the visited set grown by the
-// new states fits beside them and their copy by shard, and sets what
+// new states fits beside them, and sets what
 // regenerate (gather) will hold besides the visited set and the workers'
 // buffers (which hold its output as it grows): the level and the new
 // states' records.
@@ -91,7 +91,7 @@ func (r *run[S, M]) insertFits(ws []*levelWorker[S, M], lv *levelRun, fresh []re
 	}
 	n := uint64(len(fresh))
 	other := lv.held + bufferBytes(ws) + uint64(cap(fresh))*recSize
-	if b := r.overMemory(other, n*recSize, n); b != "" {
+	if b := r.overMemory(other, 0, n); b != "" {
 		return b
 	}
 	lv.regenBase = lv.held + uint64(cap(fresh))*recSize

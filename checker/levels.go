@@ -85,6 +85,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			w.newLevel(level.n)
 		}
 		stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) })
+		for _, w := range ws {
+			w.dropLocal()
+		}
 		if stop == "" && lv.why != "" { // another worker reached the memory bound
 			stop = lv.why
 		}
@@ -433,6 +436,14 @@ func (w *levelWorker[S, M]) firstInLevel(fp uint64) bool {
 	return added
 }
 
+// dropLocal lets go of the worker's table of the level's records once
+// the level is expanded; newLevel makes the next one (from the number of
+// records it held, which it keeps).
+func (w *levelWorker[S, M]) dropLocal() {
+	w.recBytes.Add(-uint64(len(w.local.keys)) * 8)
+	w.local.keys = nil
+}
+
 // newLevel empties the worker's table of the level's records, sized for
 // the level of n states to come: the records the worker made per state
 // of the last level, times n, held at most 3/4 full (so that it seldom
@@ -520,9 +531,14 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 			count[f.key>>16+1]++
 		}
 		total += len(w.fresh)
+		// The records are merged: let them go, so that they do not
+		// weigh on the insertion and the gathering of the next level.
+		var held uint64
 		for s := range w.recs {
-			w.recs[s] = w.recs[s][:0]
+			held += uint64(cap(w.recs[s])) * recSize
+			w.recs[s] = nil
 		}
+		w.recBytes.Add(-held)
 	}
 	for k := 1; k < len(count); k++ {
 		count[k] += count[k-1]
@@ -534,7 +550,7 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 			fresh[count[k]] = f
 			count[k]++
 		}
-		w.fresh = w.fresh[:0]
+		w.fresh = nil
 	}
 	for lo := 0; lo < total; {
 		hi := lo + 1
@@ -561,27 +577,23 @@ func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec, le
 			}
 		}
 	}
-	byShard := make([][]rec, numShards)
-	for _, f := range fresh {
-		s := f.fp >> (64 - shardBits)
-		byShard[s] = append(byShard[s], f)
-	}
-	var next atomic.Int64
+	// Worker i fills the shards s with s mod workers = i, reading the
+	// new states in order: no copy of them by shard is made, and each
+	// shard gets its states in the order a one-worker search inserts them.
+	nw := uint64(len(ws))
 	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
-		for {
-			s := int(next.Add(1) - 1)
-			if s >= numShards {
-				return ""
+		for _, f := range fresh {
+			s := f.fp >> (64 - shardBits)
+			if s%nw != w.idx {
+				continue
 			}
-			sh := &seen.shards[s]
-			for _, f := range byShard[s] {
-				p := uint64(noParent)
-				if parents != nil {
-					p = parents[f.key>>16]
-				}
-				sh.insert(f.fp, p, 0)
+			p := uint64(noParent)
+			if parents != nil {
+				p = parents[f.key>>16]
 			}
+			seen.shards[s].insert(f.fp, p, 0)
 		}
+		return ""
 	})
 	seen.n += uint64(len(fresh))
 }
