@@ -299,11 +299,13 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			rep.Transitions++
 			x.count(r.cov, a)
 			v, added := seen.insertID(sc.fp, key(fp))
+			grew := false
 			if added {
 				fr.push(depth+1, sc.fp, x.encodeOf(sc.at))
 				r.countLevel(depth+1, 1)
+				grew = fr.bytes() >= mark
 			}
-			if rep.Transitions%pollTransitions == 0 || fr.bytes() >= mark {
+			if rep.Transitions%pollTransitions == 0 || grew {
 				// Inside the expansion, since one state may have thousands
 				// of large successors; the frontier may take another chunk
 				// before the next poll.
