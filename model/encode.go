@@ -80,18 +80,18 @@ func (sys *System[S, M]) DecodeSpans(b []byte, w *World[S, M], spans []uint32) [
 // encoding.
 func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uint32, []byte) {
 	size := len(b)
-	w.Nodes = w.Nodes[:0]
-	for range sys.n {
-		var s S
-		s, b = sys.codec.ReadState(b)
-		w.Nodes = append(w.Nodes, s)
+	w.Nodes = resize(w.Nodes, sys.n)
+	for i := range w.Nodes {
+		w.Nodes[i], b = sys.codec.ReadState(b)
 		spans = append(spans, uint32(size-len(b)))
 	}
-	w.Timers = w.Timers[:0]
-	for range sys.n {
-		var t uint64
-		t, b = ReadUvarint(b)
-		w.Timers = append(w.Timers, t)
+	w.Timers = resize(w.Timers, sys.n)
+	for i := range w.Timers {
+		if b[0] < 0x80 { // one byte: no timer above the seventh is armed
+			w.Timers[i], b = uint64(b[0]), b[1:]
+		} else {
+			w.Timers[i], b = ReadUvarint(b)
+		}
 	}
 	w.Down, b = ReadUvarint(b)
 	w.Used, w.Cut = [numFaults]uint8{}, 0
@@ -124,9 +124,10 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 	}
 	var k uint64
 	k, b = ReadUvarint(b)
-	w.Net = w.Net[:0]
-	for range k {
-		e := Envelope[M]{To: NodeID(b[0]), From: NodeID(b[1])}
+	w.Net = resize(w.Net, int(k))
+	for i := range w.Net {
+		e := &w.Net[i]
+		e.To, e.From, e.App, e.VC = NodeID(b[0]), NodeID(b[1]), false, 0
 		b = b[2:]
 		if sys.Config.AppMsgs > 0 {
 			e.App, b = ReadBool(b)
@@ -137,7 +138,6 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 		if sys.Config.Ordering {
 			e.VC, b = ReadUvarint(b)
 		}
-		w.Net = append(w.Net, e)
 	}
 	return spans, b
 }
@@ -147,4 +147,13 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 func (sys *System[S, M]) MsgAt(enc []byte, spans []uint32, k int) []byte {
 	j := sys.n + 2*k
 	return enc[spans[j]:spans[j+1]]
+}
+
+// resize returns s with length n, reusing its memory when it can; the
+// elements are to be overwritten.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/2)
+	}
+	return s[:n]
 }

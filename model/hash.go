@@ -34,9 +34,14 @@ type WorldHash struct {
 	linkH   []uint64 // each link's message hash (see linkState)
 	linkK   []int    // and its length
 	linkGen []uint32
-	rest    uint64
-	restGen uint32
-	gen     uint32
+	// first[l] is where link l's messages start in the parent's Net,
+	// valid when firstGen[l] == gen; netGen == gen once they are known.
+	first    []int32
+	firstGen []uint32
+	netGen   uint32
+	rest     uint64
+	restGen  uint32
+	gen      uint32
 	// The parent's encoding, its nodes' ends and its messages' starts
 	// and ends, when known (LoadFP): a node's part and a message's hash
 	// are hashed from their bytes there.
@@ -107,14 +112,21 @@ func partHash(seed uint64, b []byte) uint64 {
 		b = b[8:]
 	}
 	if len(b) > 0 {
-		var t uint64
-		for i, c := range b {
-			t |= uint64(c) << (8 * i)
-		}
-		h = (h ^ t) * 0x94d049bb133111eb
+		h = (h ^ tailWord(b)) * 0x94d049bb133111eb
 		h ^= h >> 32
 	}
 	return mix64(h)
+}
+
+// tailWord packs the 1 to 7 bytes of b into a word that determines them
+// (given their number) with two loads at most: the first and last four
+// bytes, overlapping, or the first, middle and last byte.
+func tailWord(b []byte) uint64 {
+	n := len(b)
+	if n >= 4 {
+		return uint64(binary.LittleEndian.Uint32(b))<<32 | uint64(binary.LittleEndian.Uint32(b[n-4:]))
+	}
+	return uint64(b[0])<<16 | uint64(b[n>>1])<<8 | uint64(b[n-1])
 }
 
 // nodePart is the part of node i with state encoding enc and timers t.
@@ -218,11 +230,13 @@ func (sys *System[S, M]) LoadFP(h *WorldHash, w *World[S, M], fp uint64, enc []b
 		h.nodes, h.nodeGen = make([]uint64, n), make([]uint32, n)
 		h.links, h.linkGen = make([]uint64, n*n), make([]uint32, n*n)
 		h.linkH, h.linkK = make([]uint64, n*n), make([]int, n*n)
+		h.first, h.firstGen = make([]int32, n*n), make([]uint32, n*n)
 	}
 	if h.gen++; h.gen == 0 { // the stamps wrapped: forget them all
 		clear(h.nodeGen)
 		clear(h.linkGen)
-		h.restGen = 0
+		clear(h.firstGen)
+		h.restGen, h.netGen = 0, 0
 		h.gen = 1
 	}
 	h.sum = unmix64(fp)
@@ -277,15 +291,21 @@ func (sys *System[S, M]) parentLink(h *WorldHash, w *World[S, M], to, from NodeI
 	if h.linkGen[l] == h.gen {
 		return l
 	}
-	k := 0
-	for k < len(w.Net) && (w.Net[k].To < to || w.Net[k].To == to && w.Net[k].From < from) {
-		k++
+	if h.netGen != h.gen {
+		// Where each link starts, in one pass over the messages.
+		for k := 0; k < len(w.Net); k++ {
+			if k == 0 || w.Net[k].To != w.Net[k-1].To || w.Net[k].From != w.Net[k-1].From {
+				m := int(w.Net[k].To)*sys.n + int(w.Net[k].From)
+				h.first[m], h.firstGen[m] = int32(k), h.gen
+			}
+		}
+		h.netGen = h.gen
 	}
-	if k == len(w.Net) || w.Net[k].To != to || w.Net[k].From != from {
+	if h.firstGen[l] != h.gen {
 		h.links[l], h.linkH[l], h.linkK[l], h.linkGen[l] = 0, 0, 0, h.gen
 		return l
 	}
-	sys.linkAt(h, w, k, l)
+	sys.linkAt(h, w, int(h.first[l]), l)
 	return l
 }
 

@@ -73,10 +73,16 @@ func (w *World[S, M]) CopyFrom(src *World[S, M]) {
 	w.Net = append(w.Net[:0], src.Net...)
 	w.Used = src.Used
 	w.Cut = src.Cut
-	w.VC = append(w.VC[:0], src.VC...)
-	w.ReqVC = append(w.ReqVC[:0], src.ReqVC...)
 	w.AppSent = src.AppSent
-	w.History = append(w.History[:0], src.History...)
+	// The ordering vectors and the history are empty unless the
+	// configuration keeps them: most steps need not touch them.
+	if len(src.VC)|len(w.VC) != 0 {
+		w.VC = append(w.VC[:0], src.VC...)
+		w.ReqVC = append(w.ReqVC[:0], src.ReqVC...)
+	}
+	if len(src.History)|len(w.History) != 0 {
+		w.History = append(w.History[:0], src.History...)
+	}
 }
 
 // Separated reports whether a partition separates nodes a and b.
