@@ -50,10 +50,7 @@ func (Mutex) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Ou
 	return s
 }
 
-// Properties is what to check: mutual exclusion, and no deadlock.
+// Properties is what to check: mutual exclusion, no deadlock, no starvation.
 func Properties() property.Set[State, Msg] {
-	return property.Set[State, Msg]{
-		Invariants: []property.Invariant[State, Msg]{invariants.MutualExclusion[State, Msg](Mutex{})},
-		Deadlock:   true,
-	}
+	return invariants.MutexProperties[State, Msg](Mutex{}, false)
 }

@@ -1,6 +1,7 @@
 package mymutex_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/coordcheck/coordcheck/checker"
@@ -9,13 +10,20 @@ import (
 	"github.com/coordcheck/coordcheck/model"
 )
 
-func TestMutex(t *testing.T) {
+func spec() *checker.Spec[mymutex.State, mymutex.Msg] {
 	sp, err := checker.NewSpec(mymutex.Mutex{}, model.Config{}, mymutex.Properties())
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
-	rapidcheck.Check(t, sp, rapidcheck.Options{}) // random schedules, shrunk on failure
-	if rep := sp.Check(checker.Options{}); rep.Verdict != checker.Pass || rep.States != 12 {
-		t.Fatalf("%s after %d states", rep.Verdict, rep.States)
-	}
+	return sp
 }
+
+// Every schedule, breadth first: go test compares what it prints with Output.
+func Example() {
+	rep := spec().Check(checker.Options{})
+	fmt.Println(rep.Verdict, rep.States, "states")
+	// Output: pass 12 states
+}
+
+// Random schedules drawn by rapid, shrunk on failure.
+func TestRandomSchedules(t *testing.T) { rapidcheck.Check(t, spec(), rapidcheck.Options{}) }

@@ -22,9 +22,7 @@
 package bully
 
 import (
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 )
 
 // Protocol is the bully algorithm among N processes.
@@ -218,9 +216,6 @@ var _ model.Waiter[State] = (*Protocol)(nil)
 // Waiting: the process is in an election.
 func (p *Protocol) Waiting(_ model.NodeID, s State) bool { return s.Phase != Normal }
 
-// Protocol implements invariants.Elector (checked by the compiler).
-var _ invariants.Elector[State, Msg] = (*Protocol)(nil)
-
 // Leader: a NORMAL process has decided on its coordinator.
 func (p *Protocol) Leader(_ model.NodeID, s State) (model.NodeID, bool) {
 	return s.Coord, s.Phase == Normal && s.Coord != NoCoord
@@ -234,11 +229,3 @@ func (p *Protocol) Electing(self model.NodeID, s State) bool { return p.Waiting(
 
 // ElectionMsg: every message of the algorithm belongs to an election.
 func (p *Protocol) ElectionMsg(Msg) bool { return true }
-
-// Properties is what the notes claim for p (seeds 001 and 003, the bully
-// algorithm): the election's safety once a run has ended, with always also
-// agreement in every state (which flags transient disagreement during a
-// run), no deadlock, and every live process eventually decides.
-func Properties(p *Protocol, always bool) property.Set[State, Msg] {
-	return invariants.ElectionProperties[State, Msg](p, always)
-}

@@ -17,12 +17,9 @@
 package centralized
 
 import (
-	"fmt"
 	"strings"
 
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -157,9 +154,6 @@ var _ model.FairInputs = (*Protocol)(nil)
 // requesting is up to the environment.
 func (p *Protocol) FairInput(_ model.NodeID, in model.Input) bool { return in == mutex.Exit }
 
-// Protocol implements invariants.CriticalSection (checked by the compiler).
-var _ invariants.CriticalSection[State] = (*Protocol)(nil)
-
 // InCS: the client holds the critical section.
 func (p *Protocol) InCS(self model.NodeID, s State) bool {
 	return self != p.Coordinator() && s.Phase == mutex.Held
@@ -171,74 +165,6 @@ var _ model.Waiter[State] = (*Protocol)(nil)
 // Waiting: the client wants the critical section.
 func (p *Protocol) Waiting(self model.NodeID, s State) bool {
 	return self != p.Coordinator() && s.Phase == mutex.Wanted
-}
-
-// ReleaseFromHolderName is the name of the ReleaseFromHolder property.
-const ReleaseFromHolderName = "release-from-holder"
-
-// ReleaseFromHolder is the SPIN model's assertion on every release, made an
-// invariant of the world: every REL in flight comes from the client the
-// coordinator granted the token to. It has the signature of an invariant's
-// Holds function (package checker).
-func (p *Protocol) ReleaseFromHolder(w *model.World[State, Msg]) (bool, string) {
-	coord := p.Coordinator()
-	holder := w.Nodes[coord].Holder
-	for _, e := range w.Net {
-		if e.To == coord && e.Msg.Kind == Release && e.From != holder {
-			return false, fmt.Sprintf("%s sends REL but the coordinator's holder is %s", e.From, formatHolder(holder))
-		}
-	}
-	return true, ""
-}
-
-// AppendState encodes s canonically.
-func (p *Protocol) AppendState(b []byte, s State) []byte {
-	b = append(b, byte(s.Phase), s.Rounds, byte(s.Holder))
-	return model.AppendString(b, string(s.Queue))
-}
-
-// ReadState decodes a state written by AppendState.
-func (p *Protocol) ReadState(b []byte) (State, []byte) {
-	s := State{Phase: mutex.Phase(b[0]), Rounds: b[1], Holder: model.NodeID(b[2])}
-	var q string
-	q, b = model.ReadString(b[3:])
-	s.Queue = Queue(q)
-	return s, b
-}
-
-// AppendMsg encodes m canonically.
-func (p *Protocol) AppendMsg(b []byte, m Msg) []byte { return append(b, byte(m.Kind)) }
-
-// ReadMsg decodes a message written by AppendMsg.
-func (p *Protocol) ReadMsg(b []byte) (Msg, []byte) { return Msg{Kind(b[0])}, b[1:] }
-
-// FormatMsg: "REQ", "GRANT" or "REL".
-func (p *Protocol) FormatMsg(m Msg) string {
-	switch m.Kind {
-	case Request:
-		return "REQ"
-	case Grant:
-		return "GRANT"
-	case Release:
-		return "REL"
-	}
-	return fmt.Sprintf("MSG(%d)", m.Kind)
-}
-
-// FormatState: "WANTED rounds=0" for a client, "COORD holder=p1
-// queue=[p2 p0]" for the coordinator.
-func (p *Protocol) FormatState(self model.NodeID, s State) string {
-	if self == p.Coordinator() {
-		return fmt.Sprintf("COORD holder=%s queue=%s", formatHolder(s.Holder), s.Queue)
-	}
-	return fmt.Sprintf("%s rounds=%d", s.Phase, s.Rounds)
-}
-
-func formatHolder(h model.NodeID) string {
-	if h == Nobody {
-		return "none"
-	}
-	return h.String()
 }
 
 // Queue is the coordinator's FIFO queue of client ids, head first. It is an
@@ -262,13 +188,4 @@ func (q Queue) String() string {
 		ids[i] = model.NodeID(q[i]).String()
 	}
 	return "[" + strings.Join(ids, " ") + "]"
-}
-
-// Properties is what the notes claim for p (seeds 000 and 001, the
-// centralized algorithm: mutual exclusion, only the holder releases
-// (ReleaseFromHolder), no deadlock and starvation freedom), checked under
-// cfg: with cfg.Ordering also the happened-before order of requests.
-func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
-	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
-		property.Invariant[State, Msg]{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder, Symmetric: true})
 }

@@ -38,12 +38,8 @@ package lamport
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -69,12 +65,11 @@ func New(n, rounds int) *Protocol {
 	return &Protocol{N: n, Rounds: rounds}
 }
 
-// Protocol implements, through mutex.Site and InCS, the hooks of a mutual-exclusion
-// protocol (checked by the compiler).
+// Protocol implements, through mutex.Site, the model's hooks of a
+// mutual-exclusion protocol (checked by the compiler).
 var (
-	_ model.FairInputs                  = (*Protocol)(nil)
-	_ invariants.CriticalSection[State] = (*Protocol)(nil)
-	_ model.Waiter[State]               = (*Protocol)(nil)
+	_ model.FairInputs    = (*Protocol)(nil)
+	_ model.Waiter[State] = (*Protocol)(nil)
 )
 
 // State is one site's state.
@@ -222,48 +217,6 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	return s
 }
 
-// AppendState encodes s canonically: the slots past N are always zero and
-// are not written.
-func (p *Protocol) AppendState(b []byte, s State) []byte {
-	b = append(b, byte(s.Phase), s.Rounds)
-	b = model.AppendUvarint(b, uint64(s.Clock))
-	b = model.AppendUvarint(b, uint64(s.Heard))
-	for j := range p.N {
-		b = model.AppendUvarint(b, uint64(s.Queue[j]))
-	}
-	return b
-}
-
-// ReadState decodes a state written by AppendState.
-func (p *Protocol) ReadState(b []byte) (State, []byte) {
-	s := State{Phase: mutex.Phase(b[0]), Rounds: b[1]}
-	var v uint64
-	v, b = model.ReadUvarint(b[2:])
-	s.Clock = uint32(v)
-	v, b = model.ReadUvarint(b)
-	s.Heard = uint16(v)
-	for j := range p.N {
-		v, b = model.ReadUvarint(b)
-		s.Queue[j] = uint32(v)
-	}
-	return s, b
-}
-
-// FormatMsg: "REQ(ts=1)", "REP(ts=3)" or "REL(ts=5)".
-func (p *Protocol) FormatMsg(m Msg) string {
-	switch m.Kind {
-	case Request:
-		return fmt.Sprintf("REQ(ts=%d)", m.TS)
-	case Reply:
-		return fmt.Sprintf("REP(ts=%d)", m.TS)
-	case Release:
-		return fmt.Sprintf("REL(ts=%d)", m.TS)
-	case App:
-		return fmt.Sprintf("ts=%d", m.TS)
-	}
-	return fmt.Sprintf("MSG(%d,ts=%d)", m.Kind, m.TS)
-}
-
 // Protocol implements model.AppCarrier (checked by the compiler).
 var _ model.AppCarrier[State, Msg] = (*Protocol)(nil)
 
@@ -278,42 +231,4 @@ func (p *Protocol) SendApp(_ model.NodeID, s State) (State, Msg) {
 func (p *Protocol) ReceiveApp(_ model.NodeID, s State, m Msg) State {
 	s.Clock = 1 + max(s.Clock, m.TS)
 	return s
-}
-
-// FormatState: "WANTED clock=3 queue=[1:p2 2:p0] heard={p2} rounds=0"; the
-// queue is shown in its order, head first, as timestamp:site.
-func (p *Protocol) FormatState(_ model.NodeID, s State) string {
-	str := fmt.Sprintf("%s clock=%d queue=%s", s.Phase, s.Clock, p.formatQueue(s))
-	if s.Heard != 0 {
-		str += " heard=" + mutex.FormatSet(uint64(s.Heard))
-	}
-	return str + fmt.Sprintf(" rounds=%d", s.Rounds)
-}
-
-// formatQueue renders the request queue in (ts, id) order: "[1:p2 2:p0]".
-func (p *Protocol) formatQueue(s State) string {
-	var ids []model.NodeID
-	for j := range p.N {
-		if s.Queue[j] != 0 {
-			ids = append(ids, model.NodeID(j))
-		}
-	}
-	slices.SortFunc(ids, func(a, b model.NodeID) int {
-		if before(s.Queue[a], a, s.Queue[b], b) {
-			return -1
-		}
-		return 1
-	})
-	parts := make([]string, len(ids))
-	for k, id := range ids {
-		parts[k] = fmt.Sprintf("%d:%s", s.Queue[id], id)
-	}
-	return "[" + strings.Join(parts, " ") + "]"
-}
-
-// Properties is what the notes claim for p (seed 002, Lamport's algorithm:
-// mutual exclusion, no deadlock and starvation freedom), checked under
-// cfg: with cfg.Ordering also the happened-before order of requests.
-func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
-	return invariants.MutexProperties[State, Msg](p, cfg.Ordering)
 }

@@ -24,11 +24,7 @@
 package maekawa
 
 import (
-	"fmt"
-
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -56,12 +52,11 @@ func New(n, rounds int, sets []Set) (*Protocol, error) {
 	return &Protocol{N: n, Rounds: rounds, Sets: sets, Requesters: Set(1<<n - 1)}, nil
 }
 
-// Protocol implements, through mutex.Site and InCS, the hooks of a mutual-exclusion
-// protocol (checked by the compiler).
+// Protocol implements, through mutex.Site, the model's hooks of a
+// mutual-exclusion protocol (checked by the compiler).
 var (
-	_ model.FairInputs                  = (*Protocol)(nil)
-	_ invariants.CriticalSection[State] = (*Protocol)(nil)
-	_ model.Waiter[State]               = (*Protocol)(nil)
+	_ model.FairInputs    = (*Protocol)(nil)
+	_ model.Waiter[State] = (*Protocol)(nil)
 )
 
 // Nobody is a voter's Voted while it has not voted.
@@ -171,84 +166,4 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 		}
 	}
 	return s
-}
-
-// ReleaseFromHolderName is the name of the ReleaseFromHolder property.
-const ReleaseFromHolderName = "release-from-holder"
-
-// ReleaseFromHolder is the SPIN model's assertion on every release, made an
-// invariant of the world: every REL in flight to a voter comes from the
-// process the voter voted for. It has the signature of an invariant's Holds
-// function (package checker).
-func (p *Protocol) ReleaseFromHolder(w *model.World[State, Msg]) (bool, string) {
-	for _, e := range w.Net {
-		if e.Msg.Kind == Release && w.Nodes[e.To].Voted != e.From {
-			return false, fmt.Sprintf("%s sends REL to %s, which voted for %s", e.From, e.To, formatVoted(w.Nodes[e.To].Voted))
-		}
-	}
-	return true, ""
-}
-
-// AppendState encodes s canonically.
-func (p *Protocol) AppendState(b []byte, s State) []byte {
-	b = append(b, byte(s.Phase), s.Grants, s.Rounds, byte(s.Voted))
-	b = model.AppendUvarint(b, uint64(s.Clock))
-	b = model.AppendUvarint(b, uint64(s.TS))
-	return s.Queued.Append(b, p.N)
-}
-
-// ReadState decodes a state written by AppendState.
-func (p *Protocol) ReadState(b []byte) (State, []byte) {
-	s := State{Phase: mutex.Phase(b[0]), Grants: b[1], Rounds: b[2], Voted: model.NodeID(b[3])}
-	var v uint64
-	v, b = model.ReadUvarint(b[4:])
-	s.Clock = uint32(v)
-	v, b = model.ReadUvarint(b)
-	s.TS = uint32(v)
-	return s, s.Queued.Read(b, p.N)
-}
-
-// FormatMsg: "REQ(ts=3)", "GRANT" or "REL".
-func (p *Protocol) FormatMsg(m Msg) string {
-	switch m.Kind {
-	case Request:
-		return fmt.Sprintf("REQ(ts=%d)", m.TS)
-	case Grant:
-		return "GRANT"
-	case Release:
-		return "REL"
-	}
-	return fmt.Sprintf("MSG(%d,%d)", m.Kind, m.TS)
-}
-
-// FormatState: "WANTED clock=2 ts=2 grants=1/3 rounds=0 voted=p1
-// queue=[(1,p0) (2,p2)]", the queue in the order it will be served.
-func (p *Protocol) FormatState(self model.NodeID, s State) string {
-	str := fmt.Sprintf("%s clock=%d", s.Phase, s.Clock)
-	if s.Phase != mutex.Released {
-		str += fmt.Sprintf(" ts=%d grants=%d/%d", s.TS, s.Grants, p.Sets[self].Len())
-	}
-	str += fmt.Sprintf(" rounds=%d voted=%s", s.Rounds, formatVoted(s.Voted))
-	if q := s.Queued.Format(p.N); q != "" {
-		str += " queue=" + q
-	}
-	return str
-}
-
-func formatVoted(v model.NodeID) string {
-	if v == Nobody {
-		return "none"
-	}
-	return v.String()
-}
-
-// Properties is what a mutual-exclusion algorithm must have (seed 000,
-// "Maekawa algorithm":
-// mutual exclusion, only the holder of a vote releases it
-// (ReleaseFromHolder), no deadlock (which the notes show it lacks) and
-// starvation freedom), checked under cfg: with cfg.Ordering also the
-// happened-before order of requests.
-func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
-	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
-		property.Invariant[State, Msg]{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
 }

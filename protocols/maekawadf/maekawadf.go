@@ -68,9 +68,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/internal/clip"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
@@ -183,12 +181,11 @@ func New(n, rounds int, sets []maekawa.Set, fixes Fixes) (*Protocol, error) {
 	return &Protocol{N: n, Rounds: rounds, Sets: sets, Fixes: fixes, Requesters: maekawa.Set(1<<n - 1)}, nil
 }
 
-// Protocol implements, through mutex.Site and InCS, the hooks of a mutual-exclusion
-// protocol (checked by the compiler).
+// Protocol implements, through mutex.Site, the model's hooks of a
+// mutual-exclusion protocol (checked by the compiler).
 var (
-	_ model.FairInputs                  = (*Protocol)(nil)
-	_ invariants.CriticalSection[State] = (*Protocol)(nil)
-	_ model.Waiter[State]               = (*Protocol)(nil)
+	_ model.FairInputs    = (*Protocol)(nil)
+	_ model.Waiter[State] = (*Protocol)(nil)
 )
 
 // Nobody is a voter's Voted while it has not voted.
@@ -421,13 +418,4 @@ func (p *Protocol) voteNext(s State, out *model.Out[Msg]) State {
 // smaller timestamp, then the smaller id.
 func before(ts uint32, i model.NodeID, ts2 uint32, j model.NodeID) bool {
 	return ts < ts2 || ts == ts2 && i < j
-}
-
-// Properties is what the notes claim for p (seed 002, Maekawa made
-// deadlock-free: mutual exclusion, one vote per voter (OneVote), no
-// deadlock and starvation freedom), checked under cfg: with cfg.Ordering
-// also the happened-before order of requests.
-func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
-	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
-		property.Invariant[State, Msg]{Name: OneVoteName, Holds: p.OneVote})
 }

@@ -24,9 +24,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/internal/clip"
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 )
 
 // Variant selects the ring algorithm.
@@ -173,9 +171,6 @@ func (p *Protocol) Step(self model.NodeID, s State, ev model.Event[Msg], out *mo
 	return p.stepChangRoberts(self, s, ev, out)
 }
 
-// Protocol implements invariants.Elector (checked by the compiler).
-var _ invariants.Elector[State, Msg] = (*Protocol)(nil)
-
 // Leader: the process has decided once it knows the leader's id.
 func (p *Protocol) Leader(_ model.NodeID, s State) (model.NodeID, bool) {
 	if s.Leader == 0 {
@@ -211,11 +206,3 @@ func (p *Protocol) Electing(_ model.NodeID, s State) bool {
 
 // ElectionMsg: every message of the algorithm belongs to an election.
 func (p *Protocol) ElectionMsg(Msg) bool { return true }
-
-// Properties is what the notes claim for p (seeds 001 and 003, ring
-// election): the election's safety once a run has ended, with always also
-// agreement in every state (which flags transient disagreement during a
-// run), no deadlock, and every live process eventually decides.
-func Properties(p *Protocol, always bool) property.Set[State, Msg] {
-	return invariants.ElectionProperties[State, Msg](p, always)
-}

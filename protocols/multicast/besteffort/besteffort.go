@@ -11,7 +11,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
@@ -74,14 +73,3 @@ var _ model.TimerNamer = (*Protocol)(nil)
 
 // TimerName names the transmit timer.
 func (p *Protocol) TimerName(t model.TimerID) string { return multicast.TimerName(t) }
-
-// Claims are the properties the notes claim for best-effort multicast
-// (seed 001), the baseline: integrity, validity and agreement among
-// correct processes, nothing about order.
-var Claims = []string{invariants.IntegrityName, invariants.ValidityName, invariants.McastAgreementName}
-
-// Properties is best-effort multicast's property set: the multicast properties
-// named by props, or the claimed ones when props is empty.
-func Properties(p *Protocol, props ...string) property.Set[State, Msg] {
-	return invariants.McastProperties[State, Msg](Claims, props...)
-}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
@@ -142,15 +141,3 @@ func (p *Protocol) TimerName(t model.TimerID) string { return multicast.TimerNam
 
 // Kind is a message's kind in the cost tables.
 func Kind(Msg) string { return "DATA" }
-
-// Claims are the properties the notes claim for causally-ordered multicast
-// over reliable channels (seed 001): integrity, FIFO and causal order,
-// validity and agreement.
-var Claims = []string{invariants.IntegrityName, invariants.FIFOOrderName, invariants.CausalOrderName,
-	invariants.ValidityName, invariants.McastAgreementName}
-
-// Properties is causal multicast's property set: the multicast properties
-// named by props, or the claimed ones when props is empty.
-func Properties(p *Protocol, props ...string) property.Set[State, Msg] {
-	return invariants.McastProperties[State, Msg](Claims, props...)
-}

@@ -9,9 +9,7 @@ package fifo
 import (
 	"fmt"
 
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
@@ -80,15 +78,3 @@ func (p *Protocol) TimerName(t model.TimerID) string { return multicast.TimerNam
 
 // Kind is a message's kind in the cost tables.
 func Kind(Msg) string { return "DATA" }
-
-// Claims are the properties the notes claim for FIFO-ordered multicast
-// over reliable channels (seed 001): integrity, FIFO order, validity and
-// agreement.
-var Claims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
-	invariants.ValidityName, invariants.McastAgreementName}
-
-// Properties is FIFO multicast's property set: the multicast properties
-// named by props, or the claimed ones when props is empty.
-func Properties(p *Protocol, props ...string) property.Set[State, Msg] {
-	return invariants.McastProperties[State, Msg](Claims, props...)
-}

@@ -29,9 +29,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
@@ -280,16 +278,3 @@ func (p *Protocol) TimerName(t model.TimerID) string {
 
 // KindOf is a message's kind in the cost tables.
 func KindOf(m Msg) string { return kindNames[m.Kind] }
-
-// Claims are the properties the notes claim for scalable reliable
-// multicast with negative acknowledgements (seed 001), the history kept
-// for ever: integrity, delivery in each sender's order, validity and
-// agreement.
-var Claims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
-	invariants.ValidityName, invariants.McastAgreementName}
-
-// Properties is NACK-based reliable multicast's property set: the multicast properties
-// named by props, or the claimed ones when props is empty.
-func Properties(p *Protocol, props ...string) property.Set[State, Msg] {
-	return invariants.McastProperties[State, Msg](Claims, props...)
-}

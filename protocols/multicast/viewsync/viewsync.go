@@ -46,7 +46,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/multicast"
 )
 
@@ -321,15 +320,3 @@ func (p *Protocol) TimerReady(w *model.World[State, Msg], self model.NodeID, t m
 // KindName names m's type in cost counts: "MSG", "FLUSH-REQ", "FLUSH" or
 // "NEWVIEW".
 func KindName(m Msg) string { return [...]string{"MSG", "FLUSH-REQ", "FLUSH", "NEWVIEW"}[m.Kind] }
-
-// Claims are the properties the notes claim for view-synchronous multicast
-// (seed 001): integrity, view synchrony, all or none among the survivors,
-// validity and agreement.
-var Claims = []string{invariants.IntegrityName, invariants.ViewSynchronyName, invariants.AllOrNoneName,
-	invariants.ValidityName, invariants.McastAgreementName}
-
-// Properties is view-synchronous multicast's property set: the multicast properties
-// named by props, or the claimed ones when props is empty.
-func Properties(p *Protocol, props ...string) property.Set[State, Msg] {
-	return invariants.McastProperties[State, Msg](Claims, props...)
-}

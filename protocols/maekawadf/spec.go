@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 )
 
 // OneVoteName is the name of the OneVote property.
@@ -61,4 +63,17 @@ func (p *Protocol) voteHolders(w *model.World[State, Msg], voter model.NodeID, w
 			with(e.From, "REL in flight")
 		}
 	}
+}
+
+// Protocol implements, through InCS, the hook the mutual-exclusion
+// properties read (checked by the compiler).
+var _ invariants.CriticalSection[State] = (*Protocol)(nil)
+
+// Properties is what the notes claim for p (seed 002, Maekawa made
+// deadlock-free: mutual exclusion, one vote per voter (OneVote), no
+// deadlock and starvation freedom), checked under cfg: with cfg.Ordering
+// also the happened-before order of requests.
+func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
+	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
+		property.Invariant[State, Msg]{Name: OneVoteName, Holds: p.OneVote})
 }

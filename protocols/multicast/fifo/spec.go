@@ -1,0 +1,18 @@
+package fifo
+
+import (
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/property"
+)
+
+// Claims are the properties the notes claim for FIFO-ordered multicast
+// over reliable channels (seed 001): integrity, FIFO order, validity and
+// agreement.
+var Claims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
+	invariants.ValidityName, invariants.McastAgreementName}
+
+// Properties is FIFO multicast's property set: the multicast properties
+// named by props, or the claimed ones when props is empty.
+func Properties(p *Protocol, props ...string) property.Set[State, Msg] {
+	return invariants.McastProperties[State, Msg](Claims, props...)
+}
