@@ -115,6 +115,14 @@ func Text(t *testing.T, ctx context.Context, sel string) string {
 // its new document yet: the click is tried again for a few seconds.
 func Click(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
+	// A click is a mouse event at the element's place: on a page still
+	// loading (its style sheet not yet applied) the place may move
+	// under it and the click be lost, as it was under load.
+	loaded := false
+	for deadline := time.Now().Add(10 * time.Second); !loaded && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState`))
+		loaded = err == nil && state == "complete"
+	}
 	var err error
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
