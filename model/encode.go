@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // Encode appends the canonical encoding of w to b.
 func (sys *System[S, M]) Encode(b []byte, w *World[S, M]) []byte {
 	for i := range w.Nodes {
@@ -124,6 +126,9 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 	}
 	var k uint64
 	k, b = ReadUvarint(b)
+	if k > uint64(len(b))/2 { // each message takes two bytes at least
+		panic(fmt.Sprintf("%d messages in flight in %d bytes", k, len(b)))
+	}
 	w.Net = resize(w.Net, int(k))
 	for i := range w.Net {
 		e := &w.Net[i]
