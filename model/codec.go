@@ -20,6 +20,9 @@ func AppendUvarint(b []byte, v uint64) []byte {
 
 // ReadUvarint reads a value written by AppendUvarint.
 func ReadUvarint(b []byte) (uint64, []byte) {
+	if b[0] < 0x80 { // one byte, the common case
+		return uint64(b[0]), b[1:]
+	}
 	var v uint64
 	for shift := uint(0); ; shift += 7 {
 		c := b[0]

@@ -89,11 +89,7 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 	}
 	w.Timers = resize(w.Timers, sys.n)
 	for i := range w.Timers {
-		if b[0] < 0x80 { // one byte: no timer above the seventh is armed
-			w.Timers[i], b = uint64(b[0]), b[1:]
-		} else {
-			w.Timers[i], b = ReadUvarint(b)
-		}
+		w.Timers[i], b = ReadUvarint(b)
 	}
 	w.Down, b = ReadUvarint(b)
 	w.Used, w.Cut = [numFaults]uint8{}, 0
