@@ -18,13 +18,13 @@ type twoTokens struct{ mymutex.Mutex }
 
 func (twoTokens) Init(self model.NodeID, out *model.Out[mymutex.Msg]) mymutex.State {
 	out.Send(1-self, mymutex.Msg{}) // BUG: p1 starts a second token
-	return mymutex.State{}
+	return "idle"
 }
 
 // The checker finds the bug: each process requests and gets a token,
 // and both are in the critical section, 4 steps in.
 func TestTwoTokensViolateMutualExclusion(t *testing.T) {
-	sp, err := checker.NewSpec(twoTokens{}, model.Config{}, mymutex.Properties())
+	sp, err := checker.NewSpec(twoTokens{}, model.Config{}, spec.Properties())
 	require.NoError(t, err)
 	rep := sp.Check(checker.Options{})
 	require.Empty(t, rep.Error)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/cli"
-	"github.com/coordcheck/coordcheck/examples/mymutex"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols"
 )
@@ -22,7 +21,7 @@ import (
 func TestCounterexampleFileOfAUserProtocol(t *testing.T) {
 	protocols.Register(protocols.Entry{Name: "two-tokens", Doc: "the tutorial's mutex, starting two tokens",
 		Build: func(_ protocols.Values, cfg model.Config) (checker.Target, error) {
-			return checker.NewSpec(twoTokens{}, cfg, mymutex.Properties())
+			return checker.NewSpec(twoTokens{}, cfg, spec.Properties())
 		}})
 	file := filepath.Join(t.TempDir(), "two-tokens.cex")
 	var stdout, stderr bytes.Buffer

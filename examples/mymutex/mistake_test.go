@@ -42,6 +42,9 @@ func TestCodecMistakeIsOneError(t *testing.T) {
 	require.PanicsWithValue(t, "model: "+want, func() { model.MustNewSystem[lockState, lockMsg](pointerLock{}, model.Config{}) })
 	_, err = checker.NewSpec(pointerLock{}, model.Config{}, property.Set[lockState, lockMsg]{Deadlock: true})
 	require.EqualError(t, err, want)
+	require.PanicsWithValue(t, "checker: "+want, func() {
+		checker.MustNewSpec(pointerLock{}, model.Config{}, property.Set[lockState, lockMsg]{Deadlock: true})
+	})
 	_, err = live.Start[lockState, lockMsg](pointerLock{}, live.Options{})
 	require.EqualError(t, err, want)
 

@@ -3,54 +3,40 @@
 // the critical section keeps the token until it leaves it.
 package mymutex
 
-import (
-	"github.com/coordcheck/coordcheck/invariants"
-	"github.com/coordcheck/coordcheck/model"
-	"github.com/coordcheck/coordcheck/property"
-)
+import "github.com/coordcheck/coordcheck/model"
 
-// State and Msg are plain values: coordcheck derives their encoding.
-type State struct{ Token, Wants bool }
+// Mutex is the protocol, on processes p0 and p1. Its states and messages
+// are plain values, so coordcheck derives their encoding and their text.
+type Mutex struct{}
+type State string // "idle", "waiting" for the critical section, or "in" it
 type Msg struct{} // the token
 
-// Mutex is the protocol; its processes are p0 and p1.
-type Mutex struct{}
-
 func (Mutex) Nodes() int                           { return 2 }
-func (Mutex) InCS(_ model.NodeID, s State) bool    { return s.Token }
-func (Mutex) Waiting(_ model.NodeID, s State) bool { return s.Wants && !s.Token }
+func (Mutex) InCS(_ model.NodeID, s State) bool    { return s == "in" }
+func (Mutex) Waiting(_ model.NodeID, s State) bool { return s == "waiting" }
 
 func (Mutex) Init(self model.NodeID, out *model.Out[Msg]) State {
 	if self == 0 {
 		out.Send(1, Msg{}) // the token starts on its way to p1
 	}
-	return State{}
+	return "idle"
 }
 
+// An idle process may request the critical section, and one in it exit.
+var inputs = map[State][]model.Input{"idle": {"request"}, "in": {"exit"}}
+
 func (Mutex) Inputs(_ model.NodeID, s State, dst []model.Input) []model.Input {
-	if !s.Wants {
-		return append(dst, "request")
-	}
-	if s.Token {
-		return append(dst, "exit")
-	}
-	return dst
+	return append(dst, inputs[s]...)
 }
 
 func (Mutex) Step(self model.NodeID, s State, ev model.Event[Msg], out *model.Out[Msg]) State {
-	if ev.Kind == model.Receive {
-		s.Token = true
-	} else { // an input: request, or exit
-		s.Wants = ev.Input == "request"
-	}
-	if s.Token && !s.Wants { // pass the token on
-		s.Token = false
+	switch {
+	case ev.Input == "request":
+		return "waiting"
+	case ev.Kind == model.Receive && s == "waiting": // the token, wanted: enter
+		return "in"
+	default: // an exit, or the token unwanted: pass it on
 		out.Send(1-self, Msg{})
+		return "idle"
 	}
-	return s
-}
-
-// Properties is what to check: mutual exclusion, no deadlock, no starvation.
-func Properties() property.Set[State, Msg] {
-	return invariants.MutexProperties[State, Msg](Mutex{}, false)
 }
