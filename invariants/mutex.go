@@ -13,6 +13,12 @@ import (
 // MutualExclusionName is the name of the mutual-exclusion property.
 const MutualExclusionName = "mutual-exclusion"
 
+// ReleaseFromHolderName is the name of the SPIN models' assertion on
+// every release, made an invariant by the protocols whose permission is
+// held by one process at a time (centralized: the coordinator's token;
+// maekawa: a voter's vote): only the holder releases it.
+const ReleaseFromHolderName = "release-from-holder"
+
 // CriticalSection is implemented by mutual-exclusion protocols: it says
 // whether node self, in state s, is in its critical section.
 type CriticalSection[S any] interface {

@@ -20,7 +20,7 @@ func spec(n, rounds int) *checker.Spec[State, Msg] {
 		System: model.MustNewSystem[State, Msg](p, model.Config{}),
 		Invariants: []checker.Invariant[State, Msg]{
 			invariants.MutualExclusion[State, Msg](p),
-			{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder, Symmetric: true},
+			{Name: invariants.ReleaseFromHolderName, Holds: p.ReleaseFromHolder, Symmetric: true},
 		},
 		Deadlock: true,
 	}

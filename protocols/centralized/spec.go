@@ -12,13 +12,10 @@ import (
 // properties read (checked by the compiler).
 var _ invariants.CriticalSection[State] = (*Protocol)(nil)
 
-// ReleaseFromHolderName is the name of the ReleaseFromHolder property.
-const ReleaseFromHolderName = "release-from-holder"
-
 // ReleaseFromHolder is the SPIN model's assertion on every release, made an
 // invariant of the world: every REL in flight comes from the client the
 // coordinator granted the token to. It has the signature of an invariant's
-// Holds function (package checker).
+// Holds function (package property).
 func (p *Protocol) ReleaseFromHolder(w *model.World[State, Msg]) (bool, string) {
 	coord := p.Coordinator()
 	holder := w.Nodes[coord].Holder
@@ -36,5 +33,5 @@ func (p *Protocol) ReleaseFromHolder(w *model.World[State, Msg]) (bool, string) 
 // cfg: with cfg.Ordering also the happened-before order of requests.
 func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
 	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
-		property.Invariant[State, Msg]{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder, Symmetric: true})
+		property.Invariant[State, Msg]{Name: invariants.ReleaseFromHolderName, Holds: p.ReleaseFromHolder, Symmetric: true})
 }

@@ -92,7 +92,7 @@ func TestSymmetryKeepsTheVerdict(t *testing.T) {
 		prop   string
 		steps  int
 	}{
-		{"dup=1", ReleaseFromHolderName, 6},
+		{"dup=1", invariants.ReleaseFromHolderName, 6},
 		{"crash=1", checker.DeadlockProperty, 4},
 		{"drop=1", checker.DeadlockProperty, 7},
 		{"crash=1,restart=1", checker.DeadlockProperty, 5},

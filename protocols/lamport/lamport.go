@@ -39,6 +39,7 @@ package lamport
 import (
 	"fmt"
 
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
@@ -65,11 +66,12 @@ func New(n, rounds int) *Protocol {
 	return &Protocol{N: n, Rounds: rounds}
 }
 
-// Protocol implements, through mutex.Site, the model's hooks of a
+// Protocol implements, through mutex.Site and InCS, the hooks of a
 // mutual-exclusion protocol (checked by the compiler).
 var (
-	_ model.FairInputs    = (*Protocol)(nil)
-	_ model.Waiter[State] = (*Protocol)(nil)
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
 )
 
 // State is one site's state.

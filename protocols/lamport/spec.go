@@ -6,10 +6,6 @@ import (
 	"github.com/coordcheck/coordcheck/property"
 )
 
-// Protocol implements, through InCS, the hook the mutual-exclusion
-// properties read (checked by the compiler).
-var _ invariants.CriticalSection[State] = (*Protocol)(nil)
-
 // Properties is what the notes claim for p (seed 002, Lamport's algorithm:
 // mutual exclusion, no deadlock and starvation freedom), checked under
 // cfg: with cfg.Ordering also the happened-before order of requests.

@@ -24,6 +24,7 @@
 package maekawa
 
 import (
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
@@ -52,11 +53,12 @@ func New(n, rounds int, sets []Set) (*Protocol, error) {
 	return &Protocol{N: n, Rounds: rounds, Sets: sets, Requesters: Set(1<<n - 1)}, nil
 }
 
-// Protocol implements, through mutex.Site, the model's hooks of a
+// Protocol implements, through mutex.Site and InCS, the hooks of a
 // mutual-exclusion protocol (checked by the compiler).
 var (
-	_ model.FairInputs    = (*Protocol)(nil)
-	_ model.Waiter[State] = (*Protocol)(nil)
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
 )
 
 // Nobody is a voter's Voted while it has not voted.

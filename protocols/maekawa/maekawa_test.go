@@ -33,7 +33,7 @@ func specWith(t *testing.T, n, rounds int, sets, requesters string) *checker.Spe
 		System: model.MustNewSystem[State, Msg](p, model.Config{}),
 		Invariants: []checker.Invariant[State, Msg]{
 			invariants.MutualExclusion[State, Msg](p),
-			{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder},
+			{Name: invariants.ReleaseFromHolderName, Holds: p.ReleaseFromHolder},
 		},
 		Deadlock: true,
 	}

@@ -8,17 +8,10 @@ import (
 	"github.com/coordcheck/coordcheck/property"
 )
 
-// Protocol implements, through InCS, the hook the mutual-exclusion
-// properties read (checked by the compiler).
-var _ invariants.CriticalSection[State] = (*Protocol)(nil)
-
-// ReleaseFromHolderName is the name of the ReleaseFromHolder property.
-const ReleaseFromHolderName = "release-from-holder"
-
 // ReleaseFromHolder is the SPIN model's assertion on every release, made an
 // invariant of the world: every REL in flight to a voter comes from the
 // process the voter voted for. It has the signature of an invariant's Holds
-// function (package checker).
+// function (package property).
 func (p *Protocol) ReleaseFromHolder(w *model.World[State, Msg]) (bool, string) {
 	for _, e := range w.Net {
 		if e.Msg.Kind == Release && w.Nodes[e.To].Voted != e.From {
@@ -35,5 +28,5 @@ func (p *Protocol) ReleaseFromHolder(w *model.World[State, Msg]) (bool, string) 
 // also the happened-before order of requests.
 func Properties(p *Protocol, cfg model.Config) property.Set[State, Msg] {
 	return invariants.MutexProperties[State, Msg](p, cfg.Ordering,
-		property.Invariant[State, Msg]{Name: ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
+		property.Invariant[State, Msg]{Name: invariants.ReleaseFromHolderName, Holds: p.ReleaseFromHolder})
 }

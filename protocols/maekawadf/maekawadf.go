@@ -68,6 +68,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
@@ -181,11 +182,12 @@ func New(n, rounds int, sets []maekawa.Set, fixes Fixes) (*Protocol, error) {
 	return &Protocol{N: n, Rounds: rounds, Sets: sets, Fixes: fixes, Requesters: maekawa.Set(1<<n - 1)}, nil
 }
 
-// Protocol implements, through mutex.Site, the model's hooks of a
+// Protocol implements, through mutex.Site and InCS, the hooks of a
 // mutual-exclusion protocol (checked by the compiler).
 var (
-	_ model.FairInputs    = (*Protocol)(nil)
-	_ model.Waiter[State] = (*Protocol)(nil)
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
 )
 
 // Nobody is a voter's Voted while it has not voted.

@@ -65,10 +65,6 @@ func (p *Protocol) voteHolders(w *model.World[State, Msg], voter model.NodeID, w
 	}
 }
 
-// Protocol implements, through InCS, the hook the mutual-exclusion
-// properties read (checked by the compiler).
-var _ invariants.CriticalSection[State] = (*Protocol)(nil)
-
 // Properties is what the notes claim for p (seed 002, Maekawa made
 // deadlock-free: mutual exclusion, one vote per voter (OneVote), no
 // deadlock and starvation freedom), checked under cfg: with cfg.Ordering

@@ -19,6 +19,7 @@
 package ricartagrawala
 
 import (
+	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
@@ -43,11 +44,12 @@ const (
 	SPIN                // only requests carry a time (the SPIN anchor model)
 )
 
-// Protocol implements, through mutex.Site, the model's hooks of a
+// Protocol implements, through mutex.Site and InCS, the hooks of a
 // mutual-exclusion protocol (checked by the compiler).
 var (
-	_ model.FairInputs    = (*Protocol)(nil)
-	_ model.Waiter[State] = (*Protocol)(nil)
+	_ model.FairInputs                  = (*Protocol)(nil)
+	_ model.Waiter[State]               = (*Protocol)(nil)
+	_ invariants.CriticalSection[State] = (*Protocol)(nil)
 )
 
 // New returns Ricart-Agrawala for n processes and the given rounds, with

@@ -6,10 +6,6 @@ import (
 	"github.com/coordcheck/coordcheck/property"
 )
 
-// Protocol implements, through InCS, the hook the mutual-exclusion
-// properties read (checked by the compiler).
-var _ invariants.CriticalSection[State] = (*Protocol)(nil)
-
 // Properties is what the notes claim for p (seeds 000 and 002, Ricart-
 // Agrawala: mutual exclusion, no deadlock and starvation freedom), checked
 // under cfg: with cfg.Ordering also the happened-before order of requests.
