@@ -61,6 +61,13 @@ var McastReports = []string{
 	AllOrNoneName, ValidityName, McastAgreementName,
 }
 
+// ReliableFIFOClaims are the claims of a reliable multicast that delivers
+// each sender's messages in the order it sent them (seed 001, "Basic
+// reliable multicasting" with "FIFO ordering"): integrity, FIFO order,
+// validity and agreement. FIFO multicast over reliable channels and the
+// NACK-based scalable reliable multicast claim them.
+var ReliableFIFOClaims = []string{IntegrityName, FIFOOrderName, ValidityName, McastAgreementName}
+
 // McastProperties is the set of the multicast properties named by props
 // (seed 001), or of those the protocol claims when props is empty, in
 // checking order, over the history the protocol records per node. A name

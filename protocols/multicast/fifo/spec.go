@@ -6,10 +6,9 @@ import (
 )
 
 // Claims are the properties the notes claim for FIFO-ordered multicast
-// over reliable channels (seed 001): integrity, FIFO order, validity and
-// agreement.
-var Claims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
-	invariants.ValidityName, invariants.McastAgreementName}
+// over reliable channels (seed 001): those of a reliable FIFO multicast
+// (integrity, FIFO order, validity and agreement).
+var Claims = invariants.ReliableFIFOClaims
 
 // Properties is FIFO multicast's property set: the multicast properties
 // named by props, or the claimed ones when props is empty.

@@ -7,10 +7,9 @@ import (
 
 // Claims are the properties the notes claim for scalable reliable
 // multicast with negative acknowledgements (seed 001), the history kept
-// for ever: integrity, delivery in each sender's order, validity and
-// agreement.
-var Claims = []string{invariants.IntegrityName, invariants.FIFOOrderName,
-	invariants.ValidityName, invariants.McastAgreementName}
+// for ever: those of a reliable FIFO multicast (integrity, delivery in
+// each sender's order, validity and agreement).
+var Claims = invariants.ReliableFIFOClaims
 
 // Properties is NACK-based reliable multicast's property set: the multicast properties
 // named by props, or the claimed ones when props is empty.
