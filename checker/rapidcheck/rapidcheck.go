@@ -8,13 +8,11 @@
 //
 //	func TestMyProtocol(t *testing.T) {
 //		p := myproto.New(3)
-//		sp := &checker.Spec[myproto.State, myproto.Msg]{
-//			System:     model.MustNewSystem[myproto.State, myproto.Msg](p, model.Config{}),
-//			Invariants: []checker.Invariant[myproto.State, myproto.Msg]{invariants.MutualExclusion[myproto.State, myproto.Msg](p)},
-//			Deadlock:   true,
-//		}
+//		sp := checker.MustNewSpec(p, model.Config{}, myproto.Properties(p))
 //		rapidcheck.Check(t, sp, rapidcheck.Options{})
 //	}
+//
+// (examples/mymutex is a whole protocol of one's own and its test.)
 //
 // A failure prints the shrunk counterexample and the -rapid.seed (and fail
 // file) that replay it.
