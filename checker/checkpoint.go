@@ -330,7 +330,12 @@ func serialFrontier(q *queue, levelDepth int, levelEnd uint32, pops uint64) func
 		w.u64(pops)
 		w.u64(uint64(q.head))
 		w.u64(uint64(len(q.chunks)))
-		for i, c := range q.chunks {
+		var buf []byte
+		for i := range q.chunks {
+			c, err := q.chunk(i, &buf)
+			if err != nil && w.err == nil {
+				w.err = err
+			}
 			if i == 0 {
 				c = c[q.head:]
 			}
@@ -345,8 +350,13 @@ func levelsFrontier(level *levelBuf, depth int, base uint64) func(w *ckWriter) {
 		w.u64(uint64(depth))
 		w.u64(base)
 		w.u64(uint64(len(level.chunks)))
-		for _, c := range level.chunks {
-			w.bytes(c)
+		var buf []byte
+		for c := range level.chunks {
+			b, err := level.chunk(c, &buf)
+			if err != nil && w.err == nil {
+				w.err = err
+			}
+			w.bytes(b)
 		}
 	}
 }

@@ -381,8 +381,9 @@ func (w *levelWorker[S, M]) notePremises(k uint64) {
 // cut (popped is not its last state), the workers' counts may include
 // states past popped, so the actions of the states up to popped that were
 // expanded (outdeg) are counted again on one worker: enumerating actions
-// is enough, no successor is made.
-func (sp *Spec[S, M]) levelCoverage(ws []*levelWorker[S, M], lv *levelRun, popped uint64) {
+// is enough, no successor is made. The error is a spilled level's that
+// could not be read.
+func (sp *Spec[S, M]) levelCoverage(ws []*levelWorker[S, M], lv *levelRun, popped uint64) error {
 	r := ws[0].r
 	for _, w := range ws {
 		for i, k := range w.premK {
@@ -396,15 +397,21 @@ func (sp *Spec[S, M]) levelCoverage(ws []*levelWorker[S, M], lv *levelRun, poppe
 		for _, w := range ws {
 			w.cov.addTo(r.cov)
 		}
-		return
+		return nil
 	}
 	for _, w := range ws {
 		w.cov.clearCounts()
 	}
 	x := ws[0].x
-	cur := lv.level.at(0)
+	cur, err := lv.level.at(0)
+	if err != nil {
+		return err
+	}
 	for k := uint64(0); k <= popped; k++ {
-		enc := cur.seek(k)
+		enc, err := cur.seek(k)
+		if err != nil {
+			return err
+		}
 		if lv.outdeg[k] == 0 {
 			continue
 		}
@@ -413,6 +420,7 @@ func (sp *Spec[S, M]) levelCoverage(ws []*levelWorker[S, M], lv *levelRun, poppe
 			x.count(r.cov, a)
 		}
 	}
+	return nil
 }
 
 // kindIdxCount is a count of the kind at index idx of a walker's table.

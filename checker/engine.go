@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/coordcheck/coordcheck/internal/clip"
@@ -104,6 +105,11 @@ type Options struct {
 	// POR expands only a persistent set of actions in each state
 	// (por.go; BFS and DFS, deadlocks and terminal properties only).
 	POR bool
+	// Spill says when BFS writes its frontier to files in SpillDir (the
+	// system's temporary directory when empty) instead of holding it in
+	// memory (spill.go); the results are the same either way.
+	Spill    SpillMode
+	SpillDir string
 
 	// Checkpoint, when set, is a file BFS writes its state to every
 	// CheckpointEvery (default DefaultCheckpointEvery) and when a time,
@@ -236,7 +242,12 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	var pops uint64
 	if ck := r.resumed; ck != nil {
 		fr, levelDepth, levelEnd, pops = ck.queue(), ck.levelDepth, ck.levelEnd, ck.pops
-	} else {
+	}
+	if q, ok := fr.(*queue); ok {
+		q.opts, q.written = r.opts, &r.spilled
+		defer q.release()
+	}
+	if r.resumed == nil {
 		if mode != noLiveness {
 			seen.numbered()
 		}
@@ -254,6 +265,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	for {
 		depth, fp, enc, ok := fr.pop()
 		if !ok {
+			if err := fr.failed(); err != nil {
+				stop = err.Error()
+			}
 			break
 		}
 		x.load(fp, enc)
@@ -397,6 +411,11 @@ type run[S, M any] struct {
 	mode    livenessMode
 	ckpt    *checkpointer // nil: no checkpoints
 	resumed *Checkpoint   // the state the search continues from, or nil
+
+	// spilling is set once the frontier goes to disk (spill.go); spilled
+	// counts the bytes written there.
+	spilling bool
+	spilled  atomic.Uint64
 }
 
 func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
@@ -494,6 +513,7 @@ func (r *run[S, M]) conclude() *Report {
 		rep.Levels = r.levelCounts()
 	}
 	rep.TableBytes = seen.bytes()
+	rep.SpilledBytes = r.spilled.Load()
 	if g != nil {
 		rep.TableBytes += g.bytes()
 	}

@@ -1,6 +1,10 @@
 package checker
 
-import "github.com/coordcheck/coordcheck/model"
+import (
+	"sync/atomic"
+
+	"github.com/coordcheck/coordcheck/model"
+)
 
 // frontier holds the encoded states still to expand, with their depth and
 // fingerprint, as packed bytes (no pointers, so the garbage collector never
@@ -12,6 +16,9 @@ type frontier interface {
 	pop() (depth int, fp uint64, enc []byte, ok bool)
 	size() int
 	bytes() uint64
+	// failed is the error that ended the frontier early (a spill that
+	// failed), nil when none.
+	failed() error
 }
 
 func appendEntry(b []byte, depth int, fp uint64, enc []byte) []byte {
@@ -34,35 +41,98 @@ func readEntry(b []byte) (depth int, fp uint64, enc, rest []byte) {
 }
 
 // queue is the BFS frontier: a FIFO of entries in chunks of chunkSize
-// bytes; a chunk is released as soon as it has been read.
+// bytes; a chunk is released as soon as it has been read. Once the queue
+// outgrows its share of memory (spills), the full chunks behind the one
+// being read wait on disk (spill.go): chunks[i] is then nil and spans[i]
+// says where it is.
 type queue struct {
 	chunks [][]byte
-	head   int // read offset in chunks[0]
+	spans  []span // beside chunks, once the queue spills
+	head   int    // read offset in chunks[0]
 	n      int
 	total  uint64
+	// opts and written, when set, let the queue spill: when, where, and
+	// the run's count of bytes spilled. file is the file being written,
+	// segment the chunks written to it; err the first failed spill.
+	opts    *Options
+	written *atomic.Uint64
+	file    *spillFile
+	segment int
+	err     error
 }
 
 const chunkSize = 1 << 20
 
+// spillSegment is how many chunks go to one spill file: a file is let go
+// of once all of its chunks are read back.
+const spillSegment = 64
+
 func (q *queue) push(depth int, fp uint64, enc []byte) {
 	if len(q.chunks) == 0 || len(q.chunks[len(q.chunks)-1])+len(enc)+24 > chunkSize {
-		q.chunks = append(q.chunks, make([]byte, 0, max(chunkSize, len(enc)+24)))
-		q.total += chunkSize
+		var reuse []byte
+		if len(q.chunks) >= 2 && q.spills() { // the last chunk is full and not being read
+			reuse = q.spillLast()
+		}
+		if cap(reuse) < max(chunkSize, len(enc)+24) {
+			reuse = make([]byte, 0, max(chunkSize, len(enc)+24))
+			q.total += uint64(cap(reuse))
+		}
+		q.chunks = append(q.chunks, reuse[:0])
+		if q.spans != nil {
+			q.spans = append(q.spans, span{})
+		}
 	}
 	last := &q.chunks[len(q.chunks)-1]
 	*last = appendEntry(*last, depth, fp, enc)
 	q.n++
 }
 
+// spills reports whether the queue spills its full chunks, turning
+// spilling on once the queue outgrows its share of memory.
+func (q *queue) spills() bool {
+	if q.spans == nil {
+		if q.opts == nil || q.err != nil || !spills(q.opts, q.total) {
+			return false
+		}
+		q.spans = make([]span, len(q.chunks))
+	}
+	return q.err == nil
+}
+
+// spillLast writes the last chunk to disk and returns its memory, now
+// free; nil when the write failed (the chunk stays, and the search stops
+// at the next pop).
+func (q *queue) spillLast() []byte {
+	if q.file == nil || q.segment == spillSegment {
+		f, err := newSpillFile(q.opts.SpillDir, q.written)
+		if err != nil {
+			q.err = spillError("create", err)
+			return nil
+		}
+		q.file, q.segment = f, 0
+	}
+	i := len(q.chunks) - 1
+	sp, err := q.file.write(q.chunks[i])
+	if err != nil {
+		q.err = err
+		return nil
+	}
+	q.segment++
+	q.file.pending++
+	q.spans[i] = sp
+	b := q.chunks[i]
+	q.chunks[i] = nil
+	return b
+}
+
 func (q *queue) pop() (int, uint64, []byte, bool) {
-	if q.n == 0 {
+	if q.n == 0 || q.err != nil {
 		return 0, 0, nil, false
 	}
 	for q.head == len(q.chunks[0]) { // chunk fully read: release it
-		q.chunks[0] = nil
-		q.chunks = q.chunks[1:]
-		q.total -= chunkSize
-		q.head = 0
+		if !q.next() {
+			return 0, 0, nil, false
+		}
 	}
 	d, fp, enc, rest := readEntry(q.chunks[0][q.head:])
 	q.head = len(q.chunks[0]) - len(rest)
@@ -70,8 +140,56 @@ func (q *queue) pop() (int, uint64, []byte, bool) {
 	return d, fp, enc, true
 }
 
+// next releases the chunk read and makes the next one the head, reading
+// it back into the released memory when it is on disk.
+func (q *queue) next() bool {
+	done := q.chunks[0]
+	q.chunks[0] = nil
+	q.chunks, q.head = q.chunks[1:], 0
+	if q.spans == nil {
+		q.total -= uint64(cap(done))
+		return true
+	}
+	q.spans = q.spans[1:]
+	sp := q.spans[0]
+	if q.chunks[0] != nil {
+		q.total -= uint64(cap(done))
+		return true
+	}
+	b, err := sp.read(&done)
+	if err != nil {
+		q.err = err
+		return false
+	}
+	q.total += uint64(cap(b)) - uint64(cap(done))
+	q.chunks[0] = b
+	if sp.file.pending--; sp.file.pending == 0 && sp.file != q.file {
+		sp.file.close()
+	}
+	return true
+}
+
+// chunk is chunk i's bytes, read into buf when it is on disk.
+func (q *queue) chunk(i int, buf *[]byte) ([]byte, error) {
+	if q.chunks[i] != nil || q.spans == nil {
+		return q.chunks[i], nil
+	}
+	return q.spans[i].read(buf)
+}
+
+// release lets go of the queue's spill files.
+func (q *queue) release() {
+	for _, sp := range q.spans {
+		if sp.file != nil {
+			sp.file.close()
+		}
+	}
+	q.file.close()
+}
+
 func (q *queue) size() int     { return q.n }
 func (q *queue) bytes() uint64 { return q.total }
+func (q *queue) failed() error { return q.err }
 
 // stack is the DFS frontier: a LIFO of entries in chunks of chunkSize
 // bytes, each entry followed by its length in 4 bytes. It grows a chunk
@@ -128,5 +246,6 @@ func (s *stack) pop() (int, uint64, []byte, bool) {
 	return d, fp, enc, true
 }
 
+func (s *stack) failed() error { return nil }
 func (s *stack) size() int     { return s.n }
 func (s *stack) bytes() uint64 { return s.total + uint64(cap(s.last)) }

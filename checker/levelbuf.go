@@ -8,35 +8,94 @@ import (
 
 // levelBuf is one BFS level: packed entries (as the frontier's) in chunks,
 // with the index of each chunk's first entry, so that workers can take
-// chunks and find an entry by index.
+// chunks and find an entry by index. A level made with a spill file
+// (spill.go) writes each chunk to it once the chunk is full and keeps
+// only where it is: chunks[c] is then nil and spans[c] says where.
 type levelBuf struct {
 	chunks [][]byte
+	spans  []span // when disk is set
 	starts []uint64
 	n      uint64
 	depth  int
+	disk   *spillFile // nil: the level is held in memory
 }
 
 const levelChunk = 64 << 10
 
-func (l *levelBuf) add(fp uint64, enc []byte) {
+// add appends an entry. With a spill file, the chunk it fills is written
+// out when the entry does not fit, and its memory serves the next one.
+func (l *levelBuf) add(fp uint64, enc []byte) error {
 	if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+len(enc)+24 > levelChunk {
-		l.chunks = append(l.chunks, make([]byte, 0, max(levelChunk, len(enc)+24)))
+		var reuse []byte
+		if l.disk != nil && len(l.chunks) > 0 {
+			var err error
+			if reuse, err = l.spillLast(); err != nil {
+				return err
+			}
+		}
+		if cap(reuse) < max(levelChunk, len(enc)+24) {
+			reuse = make([]byte, 0, max(levelChunk, len(enc)+24))
+		}
+		l.chunks = append(l.chunks, reuse[:0])
 		l.starts = append(l.starts, l.n)
+		if l.disk != nil {
+			l.spans = append(l.spans, span{})
+		}
 	}
 	c := &l.chunks[len(l.chunks)-1]
 	*c = appendEntry(*c, l.depth, fp, enc)
 	l.n++
+	return nil
 }
 
-// concat appends o's entries.
+// spillLast writes the last chunk to the spill file and returns its
+// memory, now free.
+func (l *levelBuf) spillLast() ([]byte, error) {
+	i := len(l.chunks) - 1
+	sp, err := l.disk.write(l.chunks[i])
+	if err != nil {
+		return nil, err
+	}
+	l.spans[i] = sp
+	b := l.chunks[i]
+	l.chunks[i] = nil
+	return b, nil
+}
+
+// flush writes the last chunk out, when the level spills.
+func (l *levelBuf) flush() error {
+	if l.disk == nil || len(l.chunks) == 0 || l.chunks[len(l.chunks)-1] == nil {
+		return nil
+	}
+	_, err := l.spillLast()
+	return err
+}
+
+// chunk is chunk c's bytes: in memory, or read from the spill file into
+// buf (valid until buf is used again).
+func (l *levelBuf) chunk(c int, buf *[]byte) ([]byte, error) {
+	if l.chunks[c] != nil {
+		return l.chunks[c], nil
+	}
+	return l.spans[c].read(buf)
+}
+
+// concat appends o's entries; l must spill to o's file, or be empty.
 func (l *levelBuf) concat(o *levelBuf) {
+	if o.disk != nil {
+		l.disk = o.disk
+	}
 	for i, c := range o.chunks {
 		l.chunks = append(l.chunks, c)
 		l.starts = append(l.starts, l.n+o.starts[i])
+		if o.disk != nil {
+			l.spans = append(l.spans, o.spans[i])
+		}
 	}
 	l.n += o.n
 }
 
+// bytes is the memory the level holds (not what it spilled).
 func (l *levelBuf) bytes() uint64 {
 	var b uint64
 	for _, c := range l.chunks {
@@ -45,30 +104,46 @@ func (l *levelBuf) bytes() uint64 {
 	return b
 }
 
+// release lets go of the level's spill file.
+func (l *levelBuf) release() {
+	if l == nil {
+		return
+	}
+	l.disk.close()
+	l.disk = nil
+}
+
 // levelCursor reads a level's entries forward from some index.
 type levelCursor struct {
-	l *levelBuf
-	c int    // chunk
-	b []byte // the rest of chunk c
-	k uint64 // the index of the entry at b
+	l   *levelBuf
+	c   int    // chunk
+	b   []byte // the rest of chunk c
+	k   uint64 // the index of the entry at b
+	buf []byte // chunk c, when read from disk
 }
 
 // at is a cursor at entry k.
-func (l *levelBuf) at(k uint64) *levelCursor {
+func (l *levelBuf) at(k uint64) (*levelCursor, error) {
 	c := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > k }) - 1
-	return &levelCursor{l: l, c: c, b: l.chunks[c], k: l.starts[c]}
+	cu := &levelCursor{l: l, c: c, k: l.starts[c]}
+	var err error
+	cu.b, err = l.chunk(c, &cu.buf)
+	return cu, err
 }
 
 // seek moves to entry k, at or after the cursor, and returns its encoding.
-func (cu *levelCursor) seek(k uint64) []byte {
+func (cu *levelCursor) seek(k uint64) ([]byte, error) {
 	for {
 		if len(cu.b) == 0 {
 			cu.c++
-			cu.b = cu.l.chunks[cu.c]
+			var err error
+			if cu.b, err = cu.l.chunk(cu.c, &cu.buf); err != nil {
+				return nil, err
+			}
 		}
 		_, _, enc, rest := readEntry(cu.b)
 		if cu.k == k {
-			return enc
+			return enc, nil
 		}
 		cu.b, cu.k = rest, cu.k+1
 	}

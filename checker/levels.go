@@ -43,6 +43,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		}
 	}
 	level := &levelBuf{}
+	defer func() { level.release() }()
 	var base uint64 // the BFS position of the level's first state
 	start := 0
 	if ck := r.resumed; ck != nil {
@@ -66,6 +67,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		lv := &levelRun{level: level, depth: depth, base: base, outdeg: make([]uint32, level.n)}
 		lv.cut.Store(^uint64(0))
 		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4
+		if level.disk != nil { // each worker reads a chunk at a time
+			lv.held += uint64(len(ws)) * levelChunk
+		}
 		lv.seenBytes = seen.bytes()
 		lv.buffers = func() uint64 { return bufferBytes(ws) }
 
@@ -157,7 +161,10 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		for k := uint64(0); k <= popped; k++ {
 			rep.Transitions += uint64(lv.outdeg[k])
 		}
-		sp.levelCoverage(ws, lv, popped)
+		if err := sp.levelCoverage(ws, lv, popped); err != nil {
+			rep.Bound = err.Error()
+			break
+		}
 		// Bounds, as the one-worker search sets them: the first unknown
 		// judgement fills an empty bound, max-depth and max-states replace it.
 		if u := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.unknown }); u.ok && u.k <= popped && rep.Bound == "" {
@@ -166,7 +173,15 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		if d := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.maxDepth }); d.ok && d.k <= popped {
 			rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
 		}
-		insertFresh(seen, ws, fresh, level)
+		var parents []uint64
+		if seen.parents {
+			var err error
+			if parents, err = levelKeys(level); err != nil {
+				rep.Bound = err.Error()
+				break
+			}
+		}
+		insertFresh(seen, ws, fresh, parents)
 		r.countLevel(depth+1, uint64(len(fresh)))
 		if maxStates {
 			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
@@ -179,9 +194,19 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		// the next level out of the workers' arenas, so that two levels'
 		// encodings are held at once, not three.
 		levelN, levelBytes := level.n, level.bytes()
+		level.release()
 		level, lv.level = nil, nil
 		lv.regenBase -= levelBytes
-		next := gather(ws, lv, fresh)
+		var disk *spillFile
+		if r.spilling = r.spilling || spills(r.opts, uint64(len(fresh))*levelBytes/levelN); r.spilling {
+			var err error
+			if disk, err = newSpillFile(opts.SpillDir, &r.spilled); err != nil {
+				rep.Bound = spillError("create", err).Error()
+				break
+			}
+		}
+		next := gather(ws, lv, fresh, disk)
+		level = next // released when the search ends here
 		r.regenerated(ws, lv, next)
 		if lv.stop.Load() {
 			rep.Bound = lv.why
@@ -251,6 +276,9 @@ type levelWorker[S, M any] struct {
 	fresh []rec    // merge: the shards' new states
 	dedup []int32  // merge: scratch hash table of indices into fresh
 	out   levelBuf // gather: the worker's part of the next level
+	// readBuf holds the chunk of the level the worker expands, when the
+	// level is spilled.
+	readBuf []byte
 
 	// The memory of recs, the arena and out, kept by the worker as they
 	// grow and read by the one that polls; the most one state's
@@ -323,7 +351,12 @@ func (w *levelWorker[S, M]) expand(lv *levelRun, main bool) string {
 			return ""
 		}
 		k := lv.level.starts[c]
-		for b := lv.level.chunks[c]; len(b) > 0 && k <= lv.cut.Load() && !lv.stop.Load(); k++ {
+		b, err := lv.level.chunk(c, &w.readBuf)
+		if err != nil {
+			lv.halt(err.Error())
+			return ""
+		}
+		for ; len(b) > 0 && k <= lv.cut.Load() && !lv.stop.Load(); k++ {
 			_, fp, enc, rest := readEntry(b)
 			b = rest
 			before := w.recBytes.Load()
@@ -567,16 +600,9 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 
 // insertFresh is phase 2's second half: the new states go into the
 // visited set, each shard filled by one worker.
-func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec, level *levelBuf) {
-	var parents []uint64 // the level's states' keys, when the set keeps parents
-	if seen.parents {
-		for _, c := range level.chunks {
-			for b := c; len(b) > 0; {
-				_, fp, _, rest := readEntry(b)
-				parents, b = append(parents, key(fp)), rest
-			}
-		}
-	}
+// parents holds the level's states' keys when the set keeps parents
+// (levelKeys).
+func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec, parents []uint64) {
 	// Worker i fills the shards s with s mod workers = i, reading the
 	// new states in order: no copy of them by shard is made, and each
 	// shard gets its states in the order a one-worker search inserts them.
@@ -606,22 +632,46 @@ func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec, le
 	seen.n += uint64(len(fresh))
 }
 
+// levelKeys is the keys of the level's states, in order.
+func levelKeys(level *levelBuf) ([]uint64, error) {
+	keys := make([]uint64, 0, level.n)
+	var buf []byte
+	for c := range level.chunks {
+		b, err := level.chunk(c, &buf)
+		if err != nil {
+			return nil, err
+		}
+		for len(b) > 0 {
+			_, fp, _, rest := readEntry(b)
+			keys, b = append(keys, key(fp)), rest
+		}
+	}
+	return keys, nil
+}
+
 // gather is phase 3: the next level, the new states' encodings copied
-// from the arenas in key order, the workers taking equal runs of it.
-func gather[S, M any](ws []*levelWorker[S, M], lv *levelRun, fresh []rec) *levelBuf {
+// from the arenas in key order, the workers taking equal runs of it. With
+// disk set, the level is written to it as it is made (spill.go).
+func gather[S, M any](ws []*levelWorker[S, M], lv *levelRun, fresh []rec, disk *spillFile) *levelBuf {
 	per := (len(fresh) + len(ws) - 1) / len(ws)
 	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
-		w.out = levelBuf{depth: lv.depth + 1}
+		w.out = levelBuf{depth: lv.depth + 1, disk: disk}
 		lo, hi := min(int(w.idx)*per, len(fresh)), min(int(w.idx+1)*per, len(fresh))
 		for j, f := range fresh[lo:hi] {
 			if j%64 == 0 && w.regenerateStops(lv, ws) {
 				return ""
 			}
 			c := len(w.out.chunks)
-			w.out.add(f.fp, ws[f.ref>>56].arena.at(f.ref&(1<<56-1)))
-			if len(w.out.chunks) != c {
+			if err := w.out.add(f.fp, ws[f.ref>>56].arena.at(f.ref&(1<<56-1))); err != nil {
+				lv.halt(err.Error())
+				return ""
+			}
+			if len(w.out.chunks) != c && disk == nil {
 				w.outBytes.Add(uint64(cap(w.out.chunks[c])))
 			}
+		}
+		if err := w.out.flush(); err != nil {
+			lv.halt(err.Error())
 		}
 		return ""
 	})

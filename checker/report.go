@@ -41,6 +41,9 @@ type Report struct {
 	// PeakBytes is the most memory the search held at once by its own
 	// account (see Options.MaxMemory), as seen when it checked its bounds.
 	PeakBytes uint64 `json:"peak_bytes"`
+	// SpilledBytes is what the search wrote of its frontier to disk
+	// (Options.Spill), over the whole search.
+	SpilledBytes uint64 `json:"spilled_bytes,omitempty"`
 	// Properties lists the properties checked.
 	Properties []string `json:"properties"`
 	// ViolationCounts counts violating states per property, in the order of

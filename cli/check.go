@@ -85,6 +85,7 @@ type checkFlags struct {
 	shard                    *string
 	symmetry, por            *bool
 	bitstate                 *uint64
+	spill, spillDir          *string
 	maxStates                *uint64
 	maxDepth                 *int
 	maxMem                   *uint64
@@ -130,6 +131,8 @@ func newCheckFlags(entry protocols.Entry) *checkFlags {
 	f.symmetry = fs.Bool("symmetry", false, "bfs and dfs: store one state per renaming of the protocol's interchangeable nodes (safety only)")
 	f.por = fs.Bool("por", false, "bfs and dfs: expand only a persistent set of actions in each state (deadlocks and terminal properties only)")
 	f.bitstate = fs.Uint64("bitstate", 0, "bfs: a bit array of this many MB replaces the visited set (supertrace); never reports a pass")
+	f.spill = fs.String("spill", "auto", "bfs: write the frontier to disk: auto (once it outgrows a sixteenth of -max-memory), always, never")
+	f.spillDir = fs.String("spill-dir", "", "where -spill writes (default: the system's temporary directory)")
 	f.workers = fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
 	fs.StringVar(&f.ckf.path, "checkpoint", "", "BFS: write the search state to this file now and then, and when stopped early")
 	fs.DurationVar(&f.ckf.every, "checkpoint-every", checker.DefaultCheckpointEvery, "how often to write -checkpoint")
@@ -201,6 +204,14 @@ func (f *checkFlags) configure(name string, entry protocols.Entry, stderr io.Wri
 	var err error
 	if c.opts.Strategy, err = checker.ParseStrategy(*f.mode); err != nil {
 		return nil, usageError("%v", err)
+	}
+	if c.opts.Spill, err = checker.ParseSpillMode(*f.spill); err != nil {
+		return nil, usageError("-spill: %v", err)
+	}
+	if c.opts.SpillDir = *f.spillDir; c.opts.SpillDir != "" {
+		if st, err := os.Stat(c.opts.SpillDir); err != nil || !st.IsDir() {
+			return nil, usageError("-spill-dir %s: not a directory", c.opts.SpillDir)
+		}
 	}
 	c.opts.Seed, c.opts.Walks = *f.seed, *f.walks
 	if *f.walk >= 0 {
@@ -509,6 +520,12 @@ search flags:
                        (supertrace, 3 bits a state): for spaces whose fingerprints
                        do not fit; it may miss states, so it never passes: exit 3
                        with its estimated coverage, or 1 with a real violation
+  -spill MODE          bfs: keep the states waiting to be expanded in files
+                       instead of memory: auto (default: once they would take
+                       more than a sixteenth of -max-memory), always, never;
+                       the result is the same, only the memory differs
+  -spill-dir DIR       where -spill writes its files, unlinked as soon as made
+                       (default: the system's temporary directory)
   -workers N           goroutines to search on, for BFS, random and swarm
                        (default 0: one per core); any number gives the same result
   -cpuprofile FILE     write a CPU profile of the search (go tool pprof FILE)

@@ -22,6 +22,9 @@ func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 			group(rep.States), group(rep.Transitions), rep.Depth, rep.Elapsed.Seconds(),
 			group(uint64(rep.StatesPerSecond)), float64(max(rep.PeakBytes, rep.TableBytes+rep.FrontierBytes))/(1<<20), rep.BytesPerState())
 	}
+	if rep.SpilledBytes > 0 {
+		fmt.Fprintf(w, "frontier spilled to disk: %.1f MB written and read back (-spill)\n", float64(rep.SpilledBytes)/(1<<20))
+	}
 	if rep.POR {
 		fmt.Fprintln(w, "partial-order reduction: one persistent set of actions expanded per state (every terminal state kept, at its shortest depth)")
 	}

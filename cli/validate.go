@@ -75,6 +75,14 @@ var checkFlagRules = []flagRule{
 		return ""
 	}},
 	{flag: "resume", modes: []checker.Strategy{checker.BFS}},
+	// BFS reads its frontier in order, a chunk at a time (checker/spill.go).
+	{flag: "spill", modes: []checker.Strategy{checker.BFS}},
+	{flag: "spill-dir", modes: []checker.Strategy{checker.BFS}, needs: func(r *checkRequest) string {
+		if r.given["spill"] == "never" {
+			return "with -spill never nothing is written"
+		}
+		return ""
+	}},
 	// The checker refuses the rest (checker/symmetry.go): liveness, a
 	// property not declared symmetric, what the model cannot rename.
 	{flag: "symmetry", modes: []checker.Strategy{checker.BFS, checker.DFS}},

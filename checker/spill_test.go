@@ -1,0 +1,111 @@
+package checker_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/coordcheck/coordcheck/checker"
+	"github.com/coordcheck/coordcheck/model"
+	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
+)
+
+// withoutMemory clears what differs between a search that spills and one
+// that does not: the memory held, the time, the bytes spilled.
+func withoutMemory(r *checker.Report) *checker.Report {
+	c := *r
+	c.Elapsed, c.StatesPerSecond, c.TableBytes, c.FrontierBytes, c.PeakBytes, c.SpilledBytes = 0, 0, 0, 0, 0, 0
+	return &c
+}
+
+// A BFS that keeps its frontier on disk finds what one that keeps it in
+// memory finds, on one worker (the queue) and on several (the levels):
+// the same states, transitions, depth, levels, violation counts,
+// coverage and counterexample, whatever stops it.
+func TestSpillGivesTheSameReport(t *testing.T) {
+	dup, err := model.ParseFaults("dup=1")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		sp    *checker.Spec[ra.State, ra.Msg]
+		opts  checker.Options
+		spill bool // whether every worker count spills something
+	}{
+		{raSpec(3, 2, model.Config{}), checker.Options{}, false},
+		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{}, false},
+		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{Exhaust: true}, false},
+		{raSpec(3, 2, model.Config{}), checker.Options{MaxStates: 5000}, false},
+		{raSpec(3, 1, model.Config{}), checker.Options{MaxDepth: 3, MaxStates: 30}, false},
+		// Wide enough for the one-worker queue to spill its 1 MB chunks.
+		{raSpec(4, 1, model.Config{}), checker.Options{MaxStates: 150000}, true},
+	} {
+		for _, workers := range []int{1, 3} {
+			mem, disk := c.opts, c.opts
+			mem.Workers, disk.Workers = workers, workers
+			mem.Spill, disk.Spill, disk.SpillDir = checker.SpillNever, checker.SpillAlways, t.TempDir()
+			a, z := c.sp.Check(mem), c.sp.Check(disk)
+			require.Zero(t, a.SpilledBytes)
+			if c.spill || workers > 1 && z.Depth > 2 {
+				require.NotZero(t, z.SpilledBytes, "%+v, %d workers", c.opts, workers)
+				require.Less(t, z.FrontierBytes, a.FrontierBytes, "%+v, %d workers", c.opts, workers)
+			}
+			t.Logf("%d workers, max-states %d, exhaust %v: %d states, frontier %d B in memory, %d B spilled (%d B without)",
+				workers, c.opts.MaxStates, c.opts.Exhaust, z.States, z.FrontierBytes, z.SpilledBytes, a.FrontierBytes)
+			require.Equal(t, withoutMemory(a), withoutMemory(z), "%+v, %d workers", c.opts, workers)
+		}
+	}
+}
+
+// Under a memory bound the frontier goes to disk by itself once it would
+// take more than a sixteenth of it, and the search ends as it would in
+// memory.
+func TestSpillAutoUnderAMemoryBound(t *testing.T) {
+	sp := raSpec(4, 1, model.Config{})
+	for _, workers := range []int{1, 2} {
+		base := checker.Options{Workers: workers, MaxStates: 150000, SkipLiveness: true}
+		free := sp.Check(base)
+		bound := base
+		bound.MaxMemory, bound.SpillDir = 40<<20, t.TempDir()
+		got := sp.Check(bound)
+		require.Zero(t, free.SpilledBytes, "no bound, nothing spilled")
+		require.NotZero(t, got.SpilledBytes, "%d workers", workers)
+		require.Equal(t, withoutMemory(free), withoutMemory(got), "%d workers", workers)
+	}
+}
+
+// A spill that cannot be made stops the search, inconclusive, with the
+// error: it is never a pass.
+func TestSpillFailureIsInconclusive(t *testing.T) {
+	sp := raSpec(4, 1, model.Config{})
+	missing := filepath.Join(t.TempDir(), "gone")
+	for _, workers := range []int{1, 2} {
+		rep := sp.Check(checker.Options{Workers: workers, MaxStates: 150000, SkipLiveness: true,
+			Spill: checker.SpillAlways, SpillDir: missing})
+		require.Equal(t, checker.Inconclusive, rep.Verdict, "%d workers", workers)
+		require.True(t, strings.HasPrefix(rep.Bound, "spill create failed: "), rep.Bound)
+		require.Contains(t, rep.Bound, "gone")
+	}
+}
+
+// A search that spills, killed after a checkpoint and resumed, reports
+// what it reports when never stopped.
+func TestSpillResumes(t *testing.T) {
+	ra32 := registryTarget(t, "ricartagrawala", map[string]string{"n": "3", "rounds": "2"}, "none")
+	for _, workers := range []int{1, 2} {
+		opts := checker.Options{Workers: workers, SkipLiveness: true, Spill: checker.SpillAlways, SpillDir: t.TempDir()}
+		want := ra32.Check(opts)
+		got := killAndResume(t, ra32, opts, 3)
+		require.Equal(t, withoutMemory(want), withoutMemory(got), "%d workers", workers)
+	}
+}
+
+func TestParseSpillMode(t *testing.T) {
+	for _, m := range []checker.SpillMode{checker.SpillAuto, checker.SpillNever, checker.SpillAlways} {
+		got, err := checker.ParseSpillMode(m.String())
+		require.NoError(t, err)
+		require.Equal(t, m, got)
+	}
+	_, err := checker.ParseSpillMode("sometimes")
+	require.EqualError(t, err, `unknown spill mode "sometimes" (valid: auto, never, always)`)
+}
