@@ -11,7 +11,8 @@ import (
 	"github.com/coordcheck/coordcheck/model"
 )
 
-// What to check: mutual exclusion, no deadlock and no starvation.
+// What to check: mutual exclusion, no deadlock and no starvation (false:
+// not the happened-before order of requests, which needs Config.Ordering).
 var spec = checker.MustNewSpec(mymutex.Mutex{}, model.Config{},
 	invariants.MutexProperties[mymutex.State, mymutex.Msg](mymutex.Mutex{}, false))
 
