@@ -150,18 +150,26 @@ func (cu *levelCursor) seek(k uint64) ([]byte, error) {
 }
 
 // arena holds a worker's encodings of the successors of one level that
-// may be new, in chunks that are kept from level to level.
+// may be new, in chunks that are kept from level to level. When the
+// level spills (spill.go), a full chunk is written to disk instead and
+// its memory serves the next: the arena then holds one chunk, and its
+// references count the chunks written before (spans).
 type arena struct {
 	chunks [][]byte
 	cur    int // the chunk being filled
+	disk   *spillFile
+	spans  []span // the chunks written to disk, when disk is set
 }
 
 const arenaChunk = 64 << 10
 
 // add appends enc, prefixed by its length, and returns its reference
 // (chunk<<32 | offset) and the bytes the arena grew by.
-func (a *arena) add(enc []byte) (ref, grew uint64) {
+func (a *arena) add(enc []byte) (ref, grew uint64, err error) {
 	need := len(enc) + binaryMaxVarint
+	if a.disk != nil {
+		return a.addSpilled(enc, need)
+	}
 	for a.cur < len(a.chunks) && len(a.chunks[a.cur])+need > cap(a.chunks[a.cur]) {
 		a.cur++
 	}
@@ -173,22 +181,90 @@ func (a *arena) add(enc []byte) (ref, grew uint64) {
 	ref = uint64(a.cur)<<32 | uint64(len(*c))
 	*c = model.AppendUvarint(*c, uint64(len(enc)))
 	*c = append(*c, enc...)
-	return ref, grew
+	return ref, grew, nil
 }
 
-// at returns the encoding of reference ref.
+// addSpilled is add when the arena spills: chunk 0 in memory is the one
+// being filled, the chunks before it are on disk.
+func (a *arena) addSpilled(enc []byte, need int) (ref, grew uint64, err error) {
+	if len(a.chunks) == 0 {
+		a.chunks, a.cur = [][]byte{make([]byte, 0, max(arenaChunk, need))}, 0
+		grew = uint64(cap(a.chunks[0]))
+	}
+	c := &a.chunks[0]
+	if len(*c)+need > cap(*c) {
+		sp, err := a.disk.write(*c)
+		if err != nil {
+			return 0, 0, err
+		}
+		a.spans = append(a.spans, sp)
+		if cap(*c) < need {
+			grew = uint64(need - cap(*c))
+			*c = make([]byte, 0, need)
+		}
+		*c = (*c)[:0]
+	}
+	ref = uint64(len(a.spans))<<32 | uint64(len(*c))
+	*c = model.AppendUvarint(*c, uint64(len(enc)))
+	*c = append(*c, enc...)
+	return ref, grew, nil
+}
+
+// at returns the encoding of reference ref, from an arena that does not
+// spill.
 func (a *arena) at(ref uint64) []byte {
-	b := a.chunks[ref>>32][ref&(1<<32-1):]
+	return entryAt(a.chunks[ref>>32], ref)
+}
+
+// entryAt is the encoding at ref's offset in chunk c.
+func entryAt(c []byte, ref uint64) []byte {
+	b := c[ref&(1<<32-1):]
 	n, b := model.ReadUvarint(b)
 	return b[:n]
 }
 
-// reset empties the arena, keeping its chunks.
-func (a *arena) reset() {
+// arenaReader reads one arena's encodings by increasing reference, as
+// gather does: a chunk on disk is read once, into buf.
+type arenaReader struct {
+	chunk int // the chunk in buf, -1: none
+	buf   []byte
+}
+
+// read returns the encoding of reference ref, read through r when the
+// arena spills.
+func (a *arena) read(ref uint64, r *arenaReader) ([]byte, error) {
+	if a.disk == nil {
+		return a.at(ref), nil
+	}
+	c := int(ref >> 32)
+	if c == len(a.spans) {
+		return entryAt(a.chunks[0], ref), nil
+	}
+	if r.chunk != c {
+		if _, err := a.spans[c].read(&r.buf); err != nil {
+			return nil, err
+		}
+		r.chunk = c
+	}
+	return entryAt(r.buf[:a.spans[c].n], ref), nil
+}
+
+// reset empties the arena, keeping its chunks, for the next level;
+// disk, when set, is where that level's arena spills (the arena then
+// keeps one chunk). It returns the bytes the arena let go of.
+func (a *arena) reset(disk *spillFile) (freed uint64) {
 	for i := range a.chunks {
 		a.chunks[i] = a.chunks[i][:0]
 	}
 	a.cur = 0
+	if disk != nil && len(a.chunks) > 1 {
+		for _, c := range a.chunks[1:] {
+			freed += uint64(cap(c))
+		}
+		a.chunks = a.chunks[:1]
+	}
+	a.disk, a.spans = disk, nil
+	return freed
 }
 
 // binaryMaxVarint is the longest length prefix.

@@ -43,7 +43,10 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		}
 	}
 	level := &levelBuf{}
-	defer func() { level.release() }()
+	defer func() {
+		level.release()
+		ws[0].arena.disk.close()
+	}()
 	var base uint64 // the BFS position of the level's first state
 	start := 0
 	if ck := r.resumed; ck != nil {
@@ -219,9 +222,20 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		if b := levelBytes + next.bytes(); b > rep.FrontierBytes {
 			rep.FrontierBytes = b
 		}
-		for _, w := range ws {
-			w.arena.reset()
+		// The workers' arenas spill with the level they are made from.
+		spent := ws[0].arena.disk
+		var arenaDisk *spillFile
+		if r.spilling {
+			var err error
+			if arenaDisk, err = newSpillFile(opts.SpillDir, &r.spilled); err != nil {
+				rep.Bound = spillError("create", err).Error()
+				break
+			}
 		}
+		for _, w := range ws {
+			w.recBytes.Add(-w.arena.reset(arenaDisk))
+		}
+		spent.close()
 		base += levelN
 		level = next
 	}
@@ -277,8 +291,10 @@ type levelWorker[S, M any] struct {
 	dedup []int32  // merge: scratch hash table of indices into fresh
 	out   levelBuf // gather: the worker's part of the next level
 	// readBuf holds the chunk of the level the worker expands, when the
-	// level is spilled.
+	// level is spilled; readers, in gather, the chunk of each worker's
+	// arena it reads, when the arenas are.
 	readBuf []byte
+	readers []arenaReader
 
 	// The memory of recs, the arena and out, kept by the worker as they
 	// grow and read by the one that polls; the most one state's
@@ -449,7 +465,11 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		if !old && w.firstInLevel(nfp) {
 			s := nfp >> (64 - shardBits)
 			c := cap(w.recs[s])
-			ref, grew := w.arena.add(x.encodeOf(sc.at))
+			ref, grew, err := w.arena.add(x.encodeOf(sc.at))
+			if err != nil {
+				lv.halt(err.Error())
+				return
+			}
 			w.recs[s] = append(w.recs[s], rec{nfp, k<<16 | uint64(j), w.idx<<56 | ref})
 			if d := uint64(cap(w.recs[s])-c)*recSize + grew; d != 0 {
 				w.recBytes.Add(d)
@@ -656,13 +676,22 @@ func gather[S, M any](ws []*levelWorker[S, M], lv *levelRun, fresh []rec, disk *
 	per := (len(fresh) + len(ws) - 1) / len(ws)
 	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
 		w.out = levelBuf{depth: lv.depth + 1, disk: disk}
+		w.readers = w.readers[:0]
+		for range ws {
+			w.readers = append(w.readers, arenaReader{chunk: -1})
+		}
 		lo, hi := min(int(w.idx)*per, len(fresh)), min(int(w.idx+1)*per, len(fresh))
 		for j, f := range fresh[lo:hi] {
 			if j%64 == 0 && w.regenerateStops(lv, ws) {
 				return ""
 			}
 			c := len(w.out.chunks)
-			if err := w.out.add(f.fp, ws[f.ref>>56].arena.at(f.ref&(1<<56-1))); err != nil {
+			o := f.ref >> 56
+			enc, err := ws[o].arena.read(f.ref&(1<<56-1), &w.readers[o])
+			if err == nil {
+				err = w.out.add(f.fp, enc)
+			}
+			if err != nil {
 				lv.halt(err.Error())
 				return ""
 			}
