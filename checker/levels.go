@@ -227,7 +227,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		var arenaDisk *spillFile
 		if r.spilling {
 			var err error
-			if arenaDisk, err = newSpillFile(opts.SpillDir, &r.spilled); err != nil {
+			// Not counted in SpilledBytes: what the arenas hold depends on
+			// how the level was shared out, and the report must not.
+			if arenaDisk, err = newSpillFile(opts.SpillDir, nil); err != nil {
 				rep.Bound = spillError("create", err).Error()
 				break
 			}

@@ -42,7 +42,10 @@ type Report struct {
 	// account (see Options.MaxMemory), as seen when it checked its bounds.
 	PeakBytes uint64 `json:"peak_bytes"`
 	// SpilledBytes is what the search wrote of its frontier to disk
-	// (Options.Spill), over the whole search.
+	// (Options.Spill), over the whole search: the states waiting to be
+	// expanded. Parallel BFS also spills its workers' buffers of new
+	// states, not counted here: their size depends on how the workers
+	// shared the levels out, and the report does not.
 	SpilledBytes uint64 `json:"spilled_bytes,omitempty"`
 	// Properties lists the properties checked.
 	Properties []string `json:"properties"`
