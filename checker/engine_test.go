@@ -141,12 +141,30 @@ func TestReplay(t *testing.T) {
 // whole space, a violation inside a level, a bound on states inside a
 // level (with and without -exhaust). Run under -race in CI.
 func TestWorkersAgree(t *testing.T) {
+	for _, c := range stopCases(t) {
+		one, many := c.opts, c.opts
+		one.Workers, many.Workers = 1, 4
+		a, z := c.sp.Check(one), c.sp.Check(many)
+		for _, r := range []*checker.Report{a, z} {
+			r.Elapsed, r.StatesPerSecond, r.TableBytes, r.FrontierBytes, r.PeakBytes = 0, 0, 0, 0, 0
+		}
+		require.Equal(t, a, z, "%+v", c.opts)
+	}
+}
+
+// stopCase is a search and what stops it.
+type stopCase struct {
+	sp   *checker.Spec[ra.State, ra.Msg]
+	opts checker.Options
+}
+
+// stopCases are searches that end every way a BFS can: the whole space,
+// a violation inside a level, a bound on states inside a level (with and
+// without -exhaust), at the first states, at a depth.
+func stopCases(t *testing.T) []stopCase {
 	dup, err := model.ParseFaults("dup=1")
 	require.NoError(t, err)
-	for _, c := range []struct {
-		sp   *checker.Spec[ra.State, ra.Msg]
-		opts checker.Options
-	}{
+	return []stopCase{
 		{raSpec(3, 2, model.Config{}), checker.Options{}},
 		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{}},
 		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{Exhaust: true}},
@@ -155,14 +173,6 @@ func TestWorkersAgree(t *testing.T) {
 		{raSpec(3, 1, model.Config{}), checker.Options{MaxStates: 1}},
 		{raSpec(3, 1, model.Config{}), checker.Options{MaxStates: 2}},
 		{raSpec(3, 1, model.Config{}), checker.Options{MaxDepth: 3, MaxStates: 30}},
-	} {
-		one, many := c.opts, c.opts
-		one.Workers, many.Workers = 1, 4
-		a, z := c.sp.Check(one), c.sp.Check(many)
-		for _, r := range []*checker.Report{a, z} {
-			r.Elapsed, r.StatesPerSecond, r.TableBytes, r.FrontierBytes, r.PeakBytes = 0, 0, 0, 0, 0
-		}
-		require.Equal(t, a, z, "%+v", c.opts)
 	}
 }
 

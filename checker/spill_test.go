@@ -9,7 +9,6 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
-	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
 )
 
 // withoutMemory clears what differs between a search that spills and one
@@ -25,28 +24,17 @@ func withoutMemory(r *checker.Report) *checker.Report {
 // the same states, transitions, depth, levels, violation counts,
 // coverage and counterexample, whatever stops it.
 func TestSpillGivesTheSameReport(t *testing.T) {
-	dup, err := model.ParseFaults("dup=1")
-	require.NoError(t, err)
-	for _, c := range []struct {
-		sp    *checker.Spec[ra.State, ra.Msg]
-		opts  checker.Options
-		spill bool // whether every worker count spills something
-	}{
-		{raSpec(3, 2, model.Config{}), checker.Options{}, false},
-		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{}, false},
-		{raSpec(3, 1, model.Config{Faults: dup}), checker.Options{Exhaust: true}, false},
-		{raSpec(3, 2, model.Config{}), checker.Options{MaxStates: 5000}, false},
-		{raSpec(3, 1, model.Config{}), checker.Options{MaxDepth: 3, MaxStates: 30}, false},
-		// Wide enough for the one-worker queue to spill its 1 MB chunks.
-		{raSpec(4, 1, model.Config{}), checker.Options{MaxStates: 150000}, true},
-	} {
+	// Wide enough for the one-worker queue to spill its 1 MB chunks.
+	wide := stopCase{raSpec(4, 1, model.Config{}), checker.Options{MaxStates: 150000}}
+	for _, c := range append(stopCases(t), wide) {
+		spill := c.opts.MaxStates == wide.opts.MaxStates // every worker count spills
 		for _, workers := range []int{1, 3} {
 			mem, disk := c.opts, c.opts
 			mem.Workers, disk.Workers = workers, workers
 			mem.Spill, disk.Spill, disk.SpillDir = checker.SpillNever, checker.SpillAlways, t.TempDir()
 			a, z := c.sp.Check(mem), c.sp.Check(disk)
 			require.Zero(t, a.SpilledBytes)
-			if c.spill || workers > 1 && z.Depth > 2 {
+			if spill || workers > 1 && z.Depth > 2 {
 				require.NotZero(t, z.SpilledBytes, "%+v, %d workers", c.opts, workers)
 				require.Less(t, z.FrontierBytes, a.FrontierBytes, "%+v, %d workers", c.opts, workers)
 			}
