@@ -109,6 +109,9 @@ func (q *queue) spillLast() []byte {
 			q.err = spillError("create", err)
 			return nil
 		}
+		if q.file != nil && q.file.pending == 0 { // read back already
+			q.file.close()
+		}
 		q.file, q.segment = f, 0
 	}
 	i := len(q.chunks) - 1
@@ -156,12 +159,13 @@ func (q *queue) next() bool {
 		q.total -= uint64(cap(done))
 		return true
 	}
+	held := uint64(cap(done))
 	b, err := sp.read(&done)
 	if err != nil {
 		q.err = err
 		return false
 	}
-	q.total += uint64(cap(b)) - uint64(cap(done))
+	q.total += uint64(cap(b)) - held
 	q.chunks[0] = b
 	if sp.file.pending--; sp.file.pending == 0 && sp.file != q.file {
 		sp.file.close()

@@ -87,6 +87,13 @@ func TestSpillResumes(t *testing.T) {
 		got := killAndResume(t, ra32, opts, 3)
 		require.Equal(t, withoutMemory(want), withoutMemory(got), "%d workers", workers)
 	}
+	// One worker, killed while its queue has chunks on disk.
+	ra41 := registryTarget(t, "ricartagrawala", map[string]string{"n": "4", "rounds": "1"}, "none")
+	opts := checker.Options{Workers: 1, SkipLiveness: true, MaxStates: 150000, Spill: checker.SpillAlways, SpillDir: t.TempDir()}
+	want := ra41.Check(opts)
+	require.NotZero(t, want.SpilledBytes)
+	got := killAndResume(t, ra41, opts, 25) // 25,600 states expanded, 66,844 found
+	require.Equal(t, withoutMemory(want), withoutMemory(got))
 }
 
 func TestParseSpillMode(t *testing.T) {
