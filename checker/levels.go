@@ -200,13 +200,11 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		level.release()
 		level, lv.level = nil, nil
 		lv.regenBase -= levelBytes
-		var disk *spillFile
-		if r.spilling = r.spilling || spills(r.opts, uint64(len(fresh))*levelBytes/levelN); r.spilling {
-			var err error
-			if disk, err = newSpillFile(opts.SpillDir, &r.spilled); err != nil {
-				rep.Bound = spillError("create", err).Error()
-				break
-			}
+		r.spilling = r.spilling || spills(r.opts, uint64(len(fresh))*levelBytes/levelN)
+		disk, stop := r.spillFile(&r.spilled)
+		if stop != "" {
+			rep.Bound = stop
+			break
 		}
 		next := gather(ws, lv, fresh, disk)
 		level = next // released when the search ends here
@@ -222,17 +220,14 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		if b := levelBytes + next.bytes(); b > rep.FrontierBytes {
 			rep.FrontierBytes = b
 		}
-		// The workers' arenas spill with the level they are made from.
+		// The workers' arenas spill with the level they are made from; not
+		// counted in SpilledBytes: what they hold depends on how the level
+		// was shared out, and the report must not.
 		spent := ws[0].arena.disk
-		var arenaDisk *spillFile
-		if r.spilling {
-			var err error
-			// Not counted in SpilledBytes: what the arenas hold depends on
-			// how the level was shared out, and the report must not.
-			if arenaDisk, err = newSpillFile(opts.SpillDir, nil); err != nil {
-				rep.Bound = spillError("create", err).Error()
-				break
-			}
+		arenaDisk, stop := r.spillFile(nil)
+		if stop != "" {
+			rep.Bound = stop
+			break
 		}
 		for _, w := range ws {
 			w.recBytes.Add(-w.arena.reset(arenaDisk))

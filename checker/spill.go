@@ -136,3 +136,17 @@ func (s *spillFile) close() {
 func spillError(op string, err error) error {
 	return fmt.Errorf("spill %s failed: %v", op, err)
 }
+
+// spillFile makes a file for the frontier when the search spills, nil
+// when it does not; what is written to it counts in written, when not
+// nil. A file that cannot be made is the bound the search stops at.
+func (r *run[S, M]) spillFile(written *atomic.Uint64) (*spillFile, string) {
+	if !r.spilling {
+		return nil, ""
+	}
+	f, err := newSpillFile(r.opts.SpillDir, written)
+	if err != nil {
+		return nil, spillError("create", err).Error()
+	}
+	return f, ""
+}
