@@ -18,7 +18,9 @@
 //
 // Visited states are kept as 64-bit fingerprints with the fingerprint of
 // their parent, so a counterexample is rebuilt by replaying actions from
-// the initial state; the frontier keeps states as packed canonical bytes.
+// the initial state; the frontier keeps states as packed canonical bytes,
+// in memory or, once it outgrows its share of a memory bound, in files
+// read back in order (spill.go).
 // Since a state lives only as its encoding, a codec that drops or misplaces
 // a field would silently check another protocol: before searching, Check
 // runs a self-check of the codec on the first states (selfcheck.go) and
