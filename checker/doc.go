@@ -16,9 +16,10 @@
 // deeper), only terminal states can starve and no graph is kept;
 // otherwise the graph is kept and searched for fair cycles (liveness.go).
 //
-// Visited states are kept as 64-bit fingerprints with the fingerprint of
-// their parent, so a counterexample is rebuilt by replaying actions from
-// the initial state; the frontier keeps states as packed canonical bytes,
+// Visited states are kept as 64-bit fingerprints (DFS and the state-graph
+// search also keep their parent's; BFS finds a counterexample's path by
+// searching again, trace.go), and a counterexample is rebuilt by
+// replaying actions from the initial state; the frontier keeps states as packed canonical bytes,
 // in memory or, once it outgrows its share of a memory bound, in files
 // read back in order (spill.go).
 // Since a state lives only as its encoding, a codec that drops or misplaces
