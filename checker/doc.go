@@ -19,10 +19,9 @@
 // Visited states are kept as 64-bit fingerprints (DFS and the state-graph
 // search also keep their parent's; BFS finds a counterexample's path by
 // searching again, trace.go), and a counterexample is rebuilt by
-// replaying actions from the initial state; the frontier keeps states as packed canonical bytes,
-// in memory or, once it outgrows its share of a memory bound, in files
-// read back in order (spill.go).
-// Since a state lives only as its encoding, a codec that drops or misplaces
+// replaying actions from the initial state. The frontier keeps states as
+// packed canonical bytes, in memory or, once it outgrows its share of a
+// memory bound, in files read back in order (spill.go). Since a state lives only as its encoding, a codec that drops or misplaces
 // a field would silently check another protocol: before searching, Check
 // runs a self-check of the codec on the first states (selfcheck.go) and
 // refuses to search, naming the field at fault, when it fails.
