@@ -143,6 +143,9 @@ type Progress struct {
 	Frontier            int
 	Walks               uint64
 	Elapsed             time.Duration
+	// Spilled is what the frontier has written to disk so far
+	// (Report.SpilledBytes).
+	Spilled uint64
 }
 
 // Check explores the state space of sp under opts and reports the verdict.
@@ -708,7 +711,7 @@ func (r *run[S, M]) poll(frontier int, otherBytes, extra uint64) string {
 	if opts.Progress != nil && now.Sub(r.lastProgress) >= r.progressEvery {
 		r.lastProgress = now
 		opts.Progress(Progress{States: r.seen.n, Transitions: rep.Transitions, Depth: rep.Depth,
-			Frontier: frontier, Elapsed: now.Sub(r.start)})
+			Frontier: frontier, Elapsed: now.Sub(r.start), Spilled: r.spilled.Load()})
 	}
 	stop := r.overMemory(otherBytes, extra, 0)
 	if s := interrupt(opts, r.start); s != "" {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -104,4 +105,17 @@ func TestParseSpillMode(t *testing.T) {
 	}
 	_, err := checker.ParseSpillMode("sometimes")
 	require.EqualError(t, err, `unknown spill mode "sometimes" (valid: auto, never, always)`)
+}
+
+// Progress reports say how much the frontier has spilled so far.
+func TestSpillShowsInProgress(t *testing.T) {
+	sp := raSpec(4, 1, model.Config{})
+	for _, workers := range []int{1, 2} {
+		var last checker.Progress
+		rep := sp.Check(checker.Options{Workers: workers, MaxStates: 150000, SkipLiveness: true,
+			Spill: checker.SpillAlways, SpillDir: t.TempDir(),
+			Progress: func(p checker.Progress) { last = p }, ProgressInterval: time.Nanosecond})
+		require.NotZero(t, last.Spilled, "%d workers", workers)
+		require.LessOrEqual(t, last.Spilled, rep.SpilledBytes, "%d workers", workers)
+	}
 }

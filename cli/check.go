@@ -274,8 +274,12 @@ func (c *checkRun) run(stderr io.Writer) (*checker.Report, error) {
 					group(p.Walks), group(p.Transitions), group(p.States), p.Depth)
 				return
 			}
-			fmt.Fprintf(stderr, "\r%s states  %s/s  depth %d  queue %s   ",
-				group(p.States), group(uint64(float64(p.States)/p.Elapsed.Seconds())), p.Depth, group(uint64(p.Frontier)))
+			spilled := ""
+			if p.Spilled > 0 {
+				spilled = fmt.Sprintf("  spilled %.0f MB", float64(p.Spilled)/(1<<20))
+			}
+			fmt.Fprintf(stderr, "\r%s states  %s/s  depth %d  queue %s%s   ",
+				group(p.States), group(uint64(float64(p.States)/p.Elapsed.Seconds())), p.Depth, group(uint64(p.Frontier)), spilled)
 		}
 	}
 	if *c.cpuProfile != "" {
