@@ -419,6 +419,9 @@ type run[S, M any] struct {
 	// counts the bytes written there.
 	spilling bool
 	spilled  atomic.Uint64
+	// probeEarly is whether parallel BFS looks successors up in the
+	// visited set as it makes them (levelRun.probe).
+	probeEarly bool
 }
 
 func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {

@@ -14,13 +14,15 @@ import (
 // level at a time, in three phases:
 //
 //  1. expand: the workers take the level's states in chunks, judge them
-//     and make their successors; a successor not in the visited set is
-//     noted as a record (fingerprint, key, where its encoding is), the key
-//     being the position of the state that made it and the index of the
-//     action, and its encoding is kept in the worker's arena;
+//     and make their successors; a successor is noted as a record
+//     (fingerprint, key, where its encoding is), the key being the
+//     position of the state that made it and the index of the action, and
+//     its encoding is kept in the worker's arena, unless the worker met it
+//     before in the level or (where the last level showed that worth it,
+//     levelRun.probe) finds it in the visited set;
 //  2. merge: shard by shard, the records are reduced to one per
-//     fingerprint, the one of the smallest key, and the new states go
-//     into the visited set;
+//     fingerprint, the one of the smallest key, those of visited states
+//     are dropped, and the new states go into the visited set;
 //  3. gather: the new states' encodings, in key order, are copied from
 //     the arenas into the next level.
 //
@@ -78,6 +80,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 
 		lv.ahead.Store(chunkRecBytes(ws))
 		lv.workers = len(ws)
+		lv.probe = r.probeEarly
 		// A stop before the new states go into the visited set keeps
 		// nothing of this level: the checkpoint is the state at its start.
 		atStart := func(stop string) string {
@@ -123,6 +126,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			break
 		}
 		fresh := sp.merge(ws, lv, stopAtViolation)
+		r.probeEarly = probeWorthIt(ws)
 		if stop := r.insertFits(ws, lv, fresh); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
 			rep.Bound = atStart(stop)
 			r.keepViolation(viol)
@@ -259,6 +263,13 @@ type levelRun struct {
 	workers         int
 	buffers         func() uint64
 	why             string
+	// probe is whether the workers look each successor up in the visited
+	// set as they make it. Merge looks each new-looking state up anyway,
+	// in the shard it reduces (a table a 64th of the whole, which the
+	// cache holds better); probing early only spares the records and
+	// encodings of states visited before, and is worth its probes only
+	// where many successors were (probeWorthIt).
+	probe bool
 }
 
 // levelWorker is one worker's share of a level.
@@ -285,8 +296,12 @@ type levelWorker[S, M any] struct {
 	premK []uint64
 
 	fresh []rec    // merge: the shards' new states
-	dedup []int32  // merge: scratch hash table of indices into fresh
-	out   levelBuf // gather: the worker's part of the next level
+	old   []uint64 // merge: the shard's records already visited
+	// probed and found count the visited-set probes of the level and
+	// those that found the state (see levelRun.probe).
+	probed, found uint64
+	dedup         []int32  // merge: scratch hash table of indices into fresh
+	out           levelBuf // gather: the worker's part of the next level
 	// readBuf holds the chunk of the level the worker expands, when the
 	// level is spilled; readers, in gather, the chunk of each worker's
 	// arena it reads, when the arenas are.
@@ -453,7 +468,14 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	for j, sc := range x.successors(prefetch, rank, w.term != nil) {
 		nfp := key(sc.fp)
 		x.count(w.cov, x.acts[j])
-		old := w.r.seen.has(nfp)
+		old := false
+		if lv.probe || w.term != nil {
+			old = w.r.seen.has(nfp)
+			w.probed++
+			if old {
+				w.found++
+			}
+		}
 		if w.term != nil && closes(x.sys, sc.rankClose, old) { // old: no deeper than k
 			lv.cyclic.Store(true)
 			lv.stop.Store(true)
@@ -553,20 +575,43 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 			for i := range table {
 				table[i] = -1
 			}
+			w.old = w.old[:0]
+			fpOf := func(e int32) uint64 {
+				if e >= 0 {
+					return w.fresh[e].fp
+				}
+				return w.old[-2-e]
+			}
+			// The workers looked every successor up as they made it,
+			// unless the level did not probe (and no liveness check needed
+			// to): only then can a record be of a visited state.
+			var shard *fpShard
+			if !lv.probe && w.term == nil {
+				shard = &w.r.seen.shards[s]
+			}
 			for _, o := range ws {
 				for _, rc := range o.recs[s] {
 					if rc.key>>16 >= limit {
 						continue
 					}
 					i := (rc.fp * 0x9e3779b97f4a7c15) >> 7 & mask
-					for table[i] >= 0 && w.fresh[table[i]].fp != rc.fp {
+					for table[i] != -1 && fpOf(table[i]) != rc.fp {
 						i = (i + 1) & mask
 					}
 					switch {
-					case table[i] < 0:
+					case table[i] == -1:
+						if shard != nil {
+							w.probed++
+							if _, old := shard.find(rc.fp); old {
+								w.found++
+								table[i] = int32(-2 - len(w.old))
+								w.old = append(w.old, rc.fp)
+								continue
+							}
+						}
 						table[i] = int32(len(w.fresh))
 						w.fresh = append(w.fresh, rc)
-					case rc.key < w.fresh[table[i]].key:
+					case table[i] >= 0 && rc.key < w.fresh[table[i]].key:
 						w.fresh[table[i]] = rc
 					}
 				}
@@ -613,6 +658,20 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 		lo = hi
 	}
 	return fresh
+}
+
+// probeWorthIt reports whether the next level's successors should be
+// looked up in the visited set as they are made: when more than one in
+// eight of this level's lookups found a visited state. It resets the
+// counts. The choice changes the work, never the result: merge drops the
+// visited states either way.
+func probeWorthIt[S, M any](ws []*levelWorker[S, M]) bool {
+	var probed, found uint64
+	for _, w := range ws {
+		probed, found = probed+w.probed, found+w.found
+		w.probed, w.found = 0, 0
+	}
+	return found*8 > probed
 }
 
 // insertFresh is phase 2's second half: the new states go into the
