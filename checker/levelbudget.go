@@ -83,8 +83,8 @@ func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) string {
 // insertFits checks, after the merge, that the visited set grown by the
 // new states fits beside them, and sets what
 // regenerate (gather) will hold besides the visited set and the workers'
-// buffers (which hold its output as it grows): the level and the new
-// states' records.
+// buffers (which hold its output as it grows): the level, the new
+// states' records and, when the arenas spill, the chunks read back.
 func (r *run[S, M]) insertFits(ws []*levelWorker[S, M], lv *levelRun, fresh []rec) string {
 	if lv.stop.Load() {
 		return lv.why
@@ -95,6 +95,9 @@ func (r *run[S, M]) insertFits(ws []*levelWorker[S, M], lv *levelRun, fresh []re
 		return b
 	}
 	lv.regenBase = lv.held + uint64(cap(fresh))*recSize
+	if ws[0].arena.disk != nil { // each gather worker reads a chunk of every arena
+		lv.regenBase += uint64(len(ws)*len(ws)) * arenaChunk
+	}
 	return ""
 }
 
