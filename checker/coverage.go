@@ -52,18 +52,17 @@ type kindEntry struct {
 
 // kindTable interns the kinds of actions met by one goroutine and counts
 // them. Kinds get small indices in the order they are first met; finding
-// an action's index allocates only the first time its kind (or, for
-// messages without model.MsgKinder, its encoding) is met.
+// an action's index allocates only the first time its kind (for a
+// delivery, the message's encoding) is met.
 type kindTable struct {
 	kinds  []kindEntry
 	counts []uint64
 	byName map[string]int32
-	named  map[string]int32 // model.MsgKinder's kind -> index
 	inputs []inputKind
 	timers []int32 // TimerID -> index+1 (0: not met yet)
 	fixed  [model.ActApp + 1]int32
 	appMsg int32            // "deliver APP", index+1
-	msgs   map[uint64]int32 // a message encoding's fingerprint -> index, without MsgKinder
+	msgs   map[uint64]int32 // a message encoding's key (msgKey) -> index
 	recent [256]struct {
 		fp  uint64
 		idx int32 // index+1 (0: empty)
@@ -84,7 +83,7 @@ type inputKind struct {
 const maxMsgCache = 1 << 16
 
 func newKindTable() *kindTable {
-	return &kindTable{byName: map[string]int32{}, named: map[string]int32{}, msgs: map[uint64]int32{}}
+	return &kindTable{byName: map[string]int32{}, msgs: map[uint64]int32{}}
 }
 
 // intern returns the index of kind name, adding it when new.
@@ -135,29 +134,29 @@ func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S
 			}
 			return t.appMsg - 1
 		}
-		if mk, ok := msgKinder(t, sys); ok {
-			name := mk.MsgKind(e.Msg)
-			if i, ok := t.named[name]; ok {
-				return i
-			}
-			i := t.intern(a.Kind, "deliver "+name)
-			t.named[name] = i
-			return i
-		}
 		if msg == nil {
 			t.buf = sys.Codec().AppendMsg(t.buf[:0], e.Msg)
 			msg = t.buf
 		}
+		// The kind is a function of the message, which its encoding
+		// determines: a small direct-mapped cache keyed by the encoding
+		// sits in front of the map, and both in front of
+		// model.MsgKinder or the formatting (a search delivers a few
+		// kinds of messages millions of times).
 		fp := msgKey(msg)
-		// A small direct-mapped cache in front of the map: a search
-		// delivers a few kinds of messages millions of times.
 		c := &t.recent[(fp*0x9e3779b97f4a7c15)>>56]
 		if c.fp == fp && c.idx > 0 {
 			return c.idx - 1
 		}
 		i, ok := t.msgs[fp]
 		if !ok {
-			i = t.intern(a.Kind, "deliver "+msgKind(sys.FormatMsg(e.Msg)))
+			var name string
+			if mk, ok := msgKinder(t, sys); ok {
+				name = mk.MsgKind(e.Msg)
+			} else {
+				name = msgKind(sys.FormatMsg(e.Msg))
+			}
+			i = t.intern(a.Kind, "deliver "+name)
 			if len(t.msgs) < maxMsgCache {
 				t.msgs[fp] = i
 			}

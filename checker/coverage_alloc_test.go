@@ -7,8 +7,8 @@ import (
 	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
 )
 
-// Counting an action allocates nothing once its kind (for a message
-// without model.MsgKinder, its encoding) has been met: the engine counts
+// Counting an action allocates nothing once its kind (for a delivery,
+// its message's encoding) has been met: the engine counts
 // every edge it explores.
 func TestCountActionDoesNotAllocate(t *testing.T) {
 	faults, err := model.ParseFaults("crash=1,drop=1,dup=1,partition=1")

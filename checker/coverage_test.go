@@ -96,6 +96,40 @@ func TestCoverageCountsEveryEdge(t *testing.T) {
 	}, rep.Premises)
 }
 
+// kindedRA is Ricart-Agrawala naming its messages' kinds itself
+// (model.MsgKinder), in words the formatter would not give.
+type kindedRA struct{ *ra.Protocol }
+
+func (kindedRA) MsgKind(m ra.Msg) string {
+	if m.Kind == ra.Request {
+		return "request-msg"
+	}
+	return "reply-msg"
+}
+
+// A protocol's MsgKinder names the deliveries, with the same counts as
+// the formatter's kinds, on one worker and on three.
+func TestCoverageUsesMsgKinder(t *testing.T) {
+	p := kindedRA{ra.New(3, 1)}
+	sp := &checker.Spec[ra.State, ra.Msg]{
+		System:     model.MustNewSystem[ra.State, ra.Msg](p, model.Config{}),
+		Invariants: []checker.Invariant[ra.State, ra.Msg]{invariants.MutualExclusion[ra.State, ra.Msg](p.Protocol)},
+	}
+	want := []checker.KindCount{
+		{Kind: "input enter", Count: 368},
+		{Kind: "input exit", Count: 368},
+		{Kind: "input request", Count: 582},
+		{Kind: "deliver reply-msg", Count: 2421},
+		{Kind: "deliver request-msg", Count: 3806},
+	}
+	for _, workers := range []int{1, 3} {
+		rep := sp.Check(checker.Options{Workers: workers})
+		require.Equal(t, checker.Pass, rep.Verdict)
+		require.Equal(t, uint64(7545), rep.Transitions)
+		require.Equal(t, want, rep.Coverage, "workers %d", workers)
+	}
+}
+
 // Faults and application messages are counted by kind too, and the
 // counts agree with the naive exploration.
 func TestCoverageOfFaultsAndAppMessages(t *testing.T) {
