@@ -68,9 +68,6 @@ type kindTable struct {
 		idx int32 // index+1 (0: empty)
 	}
 	buf []byte
-	// noKinder is set once the protocol is known not to implement
-	// model.MsgKinder, which spares the hot path the interface assertion.
-	noKinder bool
 }
 
 type inputKind struct {
@@ -151,7 +148,7 @@ func kindIndex[S, M any](t *kindTable, sys *model.System[S, M], w *model.World[S
 		i, ok := t.msgs[fp]
 		if !ok {
 			var name string
-			if mk, ok := msgKinder(t, sys); ok {
+			if mk, ok := sys.P.(model.MsgKinder[M]); ok {
 				name = mk.MsgKind(e.Msg)
 			} else {
 				name = msgKind(sys.FormatMsg(e.Msg))
@@ -202,17 +199,6 @@ func msgKey(b []byte) uint64 {
 		k |= uint64(c) << (8 * i)
 	}
 	return k
-}
-
-// msgKinder returns the protocol's model.MsgKinder, asking only until
-// the answer is no.
-func msgKinder[S, M any](t *kindTable, sys *model.System[S, M]) (model.MsgKinder[M], bool) {
-	if t.noKinder {
-		return nil, false
-	}
-	mk, ok := sys.P.(model.MsgKinder[M])
-	t.noKinder = !ok
-	return mk, ok
 }
 
 // msgKind is the kind of a formatted message: its text up to the first
