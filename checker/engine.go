@@ -579,11 +579,16 @@ type expander[S, M any] struct {
 	// each one step behind (see successors): the last is succ[k] (next).
 	succ  [2]model.World[S, M]
 	acted [2]model.Action // the action that made each
-	reps  [2][]byte       // under symmetry, each one's representative
-	k     int
-	buf   []byte                // a successor's encoding (encode)
-	sym   *model.Symmetry[S, M] // nil unless the search reduces by symmetry
-	por   *model.Reducer[S, M]  // nil unless the search expands persistent sets
+	// lazy[k]: succ[k] is not made yet; step took its fingerprint from
+	// the system's memo of steps (model.System.PeekHash), and next or
+	// encodeOf make it (Apply) if it is ever wanted: most successors of
+	// a search are states already visited, never encoded nor made.
+	lazy [2]bool
+	reps [2][]byte // under symmetry, each one's representative
+	k    int
+	buf  []byte                // a successor's encoding (encode)
+	sym  *model.Symmetry[S, M] // nil unless the search reduces by symmetry
+	por  *model.Reducer[S, M]  // nil unless the search expands persistent sets
 }
 
 func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
@@ -610,6 +615,7 @@ func (x *expander[S, M]) initial() (uint64, []byte) {
 // collision of the kind hash compaction accepts.)
 func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	x.enc = append(x.enc[:0], enc...)
+	x.lazy = [2]bool{} // the last state's successors are gone with it
 	x.spans = x.sys.DecodeSpans(x.enc, &x.cur, x.spans[:0])
 	if x.sym == nil {
 		x.sys.LoadFP(&x.hash, &x.cur, fp, x.enc, x.spans)
@@ -620,16 +626,24 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	}
 }
 
-// step applies a to the current state; the successor is x.next(), and step
-// returns its fingerprint, computed from the parts of the world the step
-// changed (model.StepHash): a successor already visited is never encoded.
-// The successor made by the step before stays until the next step (see
+// step takes action a from the current state; the successor is x.next(),
+// and step returns its fingerprint, computed from the parts of the world
+// the step changed (model.PeekHash, or model.StepHash when the memo does
+// not serve a): a successor already visited is never made nor encoded.
+// The successor of the step before stays until the next step (see
 // encodeOf).
 func (x *expander[S, M]) step(a model.Action) uint64 {
 	x.k ^= 1
-	next := x.next()
-	x.sys.Apply(&x.cur, a, next)
 	x.acted[x.k] = a
+	if x.sym == nil {
+		if fp, ok := x.sys.PeekHash(&x.hash, &x.cur, a); ok {
+			x.lazy[x.k] = true
+			return fp
+		}
+	}
+	x.lazy[x.k] = false
+	next := &x.succ[x.k]
+	x.sys.Apply(&x.cur, a, next)
 	if x.sym != nil {
 		x.reps[x.k] = x.sym.Canonical(x.sys.EncodeStep(x.reps[x.k][:0], x.enc, x.spans, a, next), next)
 		return model.Fingerprint(x.reps[x.k])
@@ -637,8 +651,19 @@ func (x *expander[S, M]) step(a model.Action) uint64 {
 	return x.sys.StepHash(&x.hash, &x.cur, a, next)
 }
 
-// next is the last successor step made.
-func (x *expander[S, M]) next() *model.World[S, M] { return &x.succ[x.k] }
+// next is the last successor step took, made now if step left it unmade
+// (so that, called right after step, it leaves the step's effects in the
+// system's scratch output, as Apply does).
+func (x *expander[S, M]) next() *model.World[S, M] { return x.made(x.k) }
+
+// made is the successor step left at x.k == k, made if it was not.
+func (x *expander[S, M]) made(k int) *model.World[S, M] {
+	if x.lazy[k] {
+		x.sys.Apply(&x.cur, x.acted[k], &x.succ[k])
+		x.lazy[k] = false
+	}
+	return &x.succ[k]
+}
 
 // encode returns the encoding of the last successor step made, valid
 // until the next encode (the unchanged nodes' copied from the current
@@ -651,7 +676,7 @@ func (x *expander[S, M]) encodeOf(k int) []byte {
 	if x.sym != nil {
 		return x.reps[k]
 	}
-	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.acted[k], &x.succ[k])
+	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.acted[k], x.made(k))
 	return x.buf
 }
 

@@ -83,14 +83,23 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 		acts = c.sys.Actions(it.w, acts[:0])
 		c.sys.LoadHash(&h, it.w, nil, nil)
 		for _, a := range acts {
+			peek, peeked := c.sys.PeekHash(&h, it.w, a)
 			next := &model.World[S, M]{}
 			c.sys.Apply(it.w, a, next)
 			// The engine hashes a step by the parts it changed: a Step
 			// that changes what it was not given (a slice it shares
 			// with the state it came from) breaks that.
-			if got, want := c.sys.StepHash(&h, it.w, a, next), c.sys.HashWorld(next); got != want {
+			want := c.sys.HashWorld(next)
+			if c.sys.StepHash(&h, it.w, a, next) != want {
 				return &CodecError{fmt.Sprintf("the step %s at depth %d changes more than its node, the links it used and the history: "+
 					"does Step change a state or message it shares with the world it was given?", c.sys.FormatAction(it.w, a), it.depth+1)}
+			}
+			// And it takes a step once per node state and event (the
+			// memo): a Step whose result depends on more than its
+			// arguments breaks that.
+			if peeked && peek != want {
+				return &CodecError{fmt.Sprintf("the step %s at depth %d gives another result when taken again: "+
+					"does Step read anything but its arguments (a global, a clock, a state it changed before)?", c.sys.FormatAction(it.w, a), it.depth+1)}
 			}
 			enc := string(c.sys.Encode(nil, next))
 			if prev, ok := seen[enc]; ok {

@@ -35,9 +35,13 @@ const (
 	overread             // ReadMsg reads one byte too many
 	forgetMsgN           // AppendMsg leaves N out
 	hiddenField          // Mark, set by an input that changes nothing else, is not encoded
+	impure               // Step numbers its pings by its own count of calls, not by the state
 )
 
-type pingProto struct{ bug codecBug }
+type pingProto struct {
+	bug   codecBug
+	calls uint8 // the Steps taken (bug impure)
+}
 
 func (p *pingProto) Nodes() int                                       { return 2 }
 func (p *pingProto) Init(model.NodeID, *model.Out[pingMsg]) pingState { return pingState{} }
@@ -60,7 +64,12 @@ func (p *pingProto) Step(self model.NodeID, s pingState, ev model.Event[pingMsg]
 			break
 		}
 		s.Sent++
-		out.Send(1-self, pingMsg{s.Sent})
+		n := s.Sent
+		if p.bug == impure {
+			p.calls++
+			n = p.calls
+		}
+		out.Send(1-self, pingMsg{n})
 	case model.Receive:
 		s.Got++
 		s.Last = ev.From
@@ -122,7 +131,7 @@ func (p *pingProto) FormatState(_ model.NodeID, s pingState) string { return fmt
 func (p *pingProto) FormatMsg(m pingMsg) string                     { return fmt.Sprintf("PING(%d)", m.N) }
 
 func pingSpec(bug codecBug) *checker.Spec[pingState, pingMsg] {
-	return &checker.Spec[pingState, pingMsg]{System: model.MustNewSystem[pingState, pingMsg](&pingProto{bug}, model.Config{})}
+	return &checker.Spec[pingState, pingMsg]{System: model.MustNewSystem[pingState, pingMsg](&pingProto{bug: bug}, model.Config{})}
 }
 
 // A sound codec passes: Check explores the whole space.
@@ -153,6 +162,9 @@ func TestSelfCheckNamesTheField(t *testing.T) {
 		{panicky, "codec self-check: checker_test.pingState codec (state of p1 at depth 4) panicked: runtime error: index out of range [7] with length 3"},
 		{overread, "codec self-check: checker_test.pingMsg: ReadMsg read 2 bytes of the 1 AppendMsg wrote (message p0->p1 at depth 1)"},
 		{forgetMsgN, "codec self-check: checker_test.pingMsg.N: decoded 0 want 1 (message p0->p1 at depth 1)"},
+		// Not a codec's fault, but a Step's that the same check shows:
+		// the search takes a step once per node state and event.
+		{impure, "codec self-check: the step input p0 request at depth 1 gives another result when taken again: does Step read anything but its arguments (a global, a clock, a state it changed before)?"},
 	} {
 		sp := pingSpec(c.bug)
 		for _, mode := range []checker.Strategy{checker.BFS, checker.DFS, checker.Random} {

@@ -49,6 +49,7 @@ type WorldHash struct {
 	spans []uint32
 	buf   []byte
 	done  [maxTouched]touched
+	sent  []sent // StepHash's scratch
 }
 
 // touched is a link a step changes: its part in the parent, and its
@@ -355,12 +356,42 @@ func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *
 	if !protocolStep || len(sys.out.sends) >= maxTouched {
 		return sys.HashWorld(next)
 	}
-	sum := h.sum - sys.nodePartOf(h, w, a.Node)
 	h.buf = sys.codec.AppendState(h.buf[:0], next.Nodes[a.Node])
-	sum += nodePart(a.Node, h.buf, next.Timers[a.Node])
+	part := nodePart(a.Node, h.buf, next.Timers[a.Node])
+	h.sent = h.sent[:0]
+	for _, snd := range sys.out.sends {
+		e := Envelope[M]{From: a.Node, To: snd.to, Msg: snd.msg}
+		if sys.Config.Ordering {
+			e.VC = next.VC[a.Node]
+		}
+		h.sent = append(h.sent, sent{snd.to, sys.msgHash(h, &e)})
+	}
+	var m uint64 // the delivered message's hash
+	if a.Kind == ActDeliver {
+		m = sys.parentMsgHash(h, w, int(a.Slot))
+	}
+	sum := sys.stepSum(h, w, a, part, m, h.sent)
 	if sys.Config.Ordering || sys.Config.History {
 		sum += sys.restPart(h, next) - sys.restPartOf(h, w)
 	}
+	return mix64(sum)
+}
+
+// sent is a message a step sends: its receiver and its hash (msgHash).
+type sent struct {
+	to NodeID
+	h  uint64
+}
+
+// stepSum is the sum of the parts (the fingerprint before its last mix)
+// of the world after protocol step a from the world h was loaded with
+// (w), but for the rest's part, which is w's: the step leaves node
+// a.Node's part at part, takes the delivered message (hash m) off its
+// link, and sends the messages sent, in their order, those to a crashed
+// node or across the partition being lost (a protocol step changes
+// neither).
+func (sys *System[S, M]) stepSum(h *WorldHash, w *World[S, M], a Action, part, m uint64, sends []sent) uint64 {
+	sum := h.sum - sys.nodePartOf(h, w, a.Node) + part
 	// The links the step changed: the one it received on loses the
 	// delivered message, the ones it sent on gain theirs, in the order
 	// Apply takes them.
@@ -377,27 +408,22 @@ func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *
 	}
 	if a.Kind == ActDeliver {
 		t := link(a.Node, w.Net[a.Slot].From)
-		m := sys.parentMsgHash(h, w, int(a.Slot))
 		if sys.Config.Network == FIFO {
 			m *= powPoly(t.k - 1) // the head
 		}
 		t.h, t.k = t.h-m, t.k-1
 	}
-	for _, snd := range sys.out.sends {
-		if next.IsDown(snd.to) || next.Separated(a.Node, snd.to) {
+	for _, snd := range sends {
+		if w.IsDown(snd.to) || w.Separated(a.Node, snd.to) {
 			continue // lost, as effects loses it
 		}
-		e := Envelope[M]{From: a.Node, To: snd.to, Msg: snd.msg}
-		if sys.Config.Ordering {
-			e.VC = next.VC[a.Node]
-		}
 		t := link(snd.to, a.Node)
-		t.h, t.k = sys.addMsg(t.h, t.k, sys.msgHash(h, &e))
+		t.h, t.k = sys.addMsg(t.h, t.k, snd.h)
 	}
 	for _, t := range done {
 		sum += linkPart(t.to, t.from, t.h, t.k) - t.old
 	}
-	return mix64(sum)
+	return sum
 }
 
 // uvarintLen is the length of the uvarint at the start of b.

@@ -45,6 +45,9 @@ type System[S, M any] struct {
 	whole  WorldHash // HashWorld's scratch
 	inputs []Input
 	ka, kb []byte // scratch encodings of messages, for unordered order
+
+	memo      []memoEntry // PeekHash's memo of steps (memo.go), made on first use
+	memoBytes uint64
 }
 
 // NewSystem makes the system of protocol p under cfg, or returns an error
@@ -176,7 +179,7 @@ func (sys *System[S, M]) Apply(w *World[S, M], a Action, next *World[S, M]) {
 	var ev Event[M]
 	switch a.Kind {
 	case ActInput:
-		ev = Event[M]{Kind: Environment, Input: a.Input}
+		ev = sys.event(w, a)
 	case ActDeliver:
 		e := next.Net[a.Slot]
 		next.Net = append(next.Net[:a.Slot], next.Net[a.Slot+1:]...)
@@ -190,10 +193,10 @@ func (sys *System[S, M]) Apply(w *World[S, M], a Action, next *World[S, M]) {
 			}
 			return
 		}
-		ev = Event[M]{Kind: Receive, From: e.From, Msg: e.Msg}
+		ev = sys.event(w, a)
 	case ActFire:
 		next.Timers[a.Node] &^= 1 << a.Timer
-		ev = Event[M]{Kind: Timeout, Timer: a.Timer}
+		ev = sys.event(w, a)
 	case ActApp:
 		next.AppSent++
 		sys.out.Reset()
@@ -221,6 +224,20 @@ func (sys *System[S, M]) Apply(w *World[S, M], a Action, next *World[S, M]) {
 	sys.out.Reset()
 	next.Nodes[a.Node] = sys.P.Step(a.Node, next.Nodes[a.Node], ev, &sys.out)
 	sys.effects(next, a.Node)
+}
+
+// event is the event that protocol step a (an input, the delivery of a
+// protocol message, a timer firing) gives its node in w.
+func (sys *System[S, M]) event(w *World[S, M], a Action) Event[M] {
+	switch a.Kind {
+	case ActInput:
+		return Event[M]{Kind: Environment, Input: a.Input}
+	case ActDeliver:
+		e := &w.Net[a.Slot]
+		return Event[M]{Kind: Receive, From: e.From, Msg: e.Msg}
+	default:
+		return Event[M]{Kind: Timeout, Timer: a.Timer}
+	}
 }
 
 // vcMax is the bytewise maximum of two packed vectors.
@@ -252,13 +269,20 @@ func (sys *System[S, M]) effects(w *World[S, M], self NodeID) {
 			w.History = appendRecord(w.History, Record{Node: self, Text: o}, sys.Config.HistoryByNode)
 		}
 	}
-	for _, t := range sys.out.timers {
-		if t.set {
-			w.Timers[self] |= 1 << t.id
+	w.Timers[self] = sys.timersAfter(w.Timers[self])
+}
+
+// timersAfter is the armed-timer word t once sys.out's timer operations
+// are carried out, in their order.
+func (sys *System[S, M]) timersAfter(t uint64) uint64 {
+	for _, op := range sys.out.timers {
+		if op.set {
+			t |= 1 << op.id
 		} else {
-			w.Timers[self] &^= 1 << t.id
+			t &^= 1 << op.id
 		}
 	}
+	return t
 }
 
 // appendRecord adds r to h: at the end, or, byNode, after the last record

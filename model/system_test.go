@@ -48,10 +48,26 @@ func TestEncodingRoundTrips(t *testing.T) {
 			// Its fingerprint from the parent's parts, read off the
 			// parent's encoding, is that of the whole world; each
 			// message's encoding is where the spans say.
-			var h model.WorldHash
+			// The memo's fingerprint, made without the successor, is
+			// the same, whether the step is memoized (the second peek,
+			// and the peek from a parent hashed without its encoding)
+			// or not.
+			var h, whole model.WorldHash
 			sys.LoadFP(&h, &back, sys.HashWorld(&back), enc, spans)
+			sys.LoadHash(&whole, &back, nil, nil)
+			peek, peeked := sys.PeekHash(&h, &back, a)
+			again, _ := sys.PeekHash(&h, &back, a)
+			viaWhole, _ := sys.PeekHash(&whole, &back, a)
 			sys.Apply(&back, a, next)
-			require.Equal(rt, sys.HashWorld(next), sys.StepHash(&h, &back, a, next), "%s", sys.FormatAction(w, a))
+			want := sys.HashWorld(next)
+			require.Equal(rt, want, sys.StepHash(&h, &back, a, next), "%s", sys.FormatAction(w, a))
+			protocolStep := a.Kind == model.ActInput || a.Kind == model.ActFire || a.Kind == model.ActDeliver && !back.Net[a.Slot].App
+			require.Equal(rt, protocolStep && !cfg.Ordering && !cfg.History, peeked, "%s", sys.FormatAction(w, a))
+			if peeked {
+				require.Equal(rt, want, peek, "%s", sys.FormatAction(w, a))
+				require.Equal(rt, want, again, "%s", sys.FormatAction(w, a))
+				require.Equal(rt, want, viaWhole, "%s", sys.FormatAction(w, a))
+			}
 			for k, e := range back.Net {
 				require.Equal(rt, sys.Codec().AppendMsg(nil, e.Msg), sys.MsgAt(enc, spans, k))
 			}

@@ -1,0 +1,179 @@
+package model
+
+import (
+	"bytes"
+	"unsafe"
+)
+
+// A protocol step's effect on the fingerprint depends only on the node
+// that steps (its id, its state, its armed timers) and the event it is
+// given: Step is pure and a state is known by its canonical encoding.
+// The same node state meets the same event in a great many worlds (a
+// message delivered to a node whatever the others are doing), so the
+// system memoizes, per (node, state, timers, event), the node's part
+// after the step and the hashes of the messages it sends. PeekHash then
+// computes a successor's fingerprint from the parent's parts and the
+// memo alone, without calling Step, copying the world or encoding
+// anything; a search makes the successor (Apply) only when the
+// fingerprint is new.
+//
+// The memo is a direct-mapped table of memoSize entries, each replaced
+// when another key lands on it: its memory is bounded (about a megabyte
+// once full) and a miss only costs the step it would have saved.
+
+// memoBits sets the number of memo entries, memoSize.
+const (
+	memoBits = 13
+	memoSize = 1 << memoBits
+)
+
+// memoEntry is one memoized step: the key (what the step's result depends
+// on) and the result (what the fingerprint needs of it).
+type memoEntry struct {
+	hash   uint64 // the key's hash (lookup); 0 when the entry is empty
+	node   NodeID
+	kind   ActionKind
+	peer   NodeID // a delivery's sender
+	timer  TimerID
+	input  Input
+	timers uint64 // the node's armed timers before the step
+	state  []byte // the node's state's encoding before the step
+	msg    []byte // the delivered message's encoding
+	part   uint64 // the node's part after the step (nodePart)
+	sends  []sent // the messages sent, in order
+}
+
+// MemoBytes is the memory the step memo holds (0 until PeekHash is used).
+func (sys *System[S, M]) MemoBytes() uint64 { return sys.memoBytes }
+
+// PeekHash returns the fingerprint of the world after action a from w,
+// the world h was loaded with (LoadFP or LoadHash), without making that
+// world: it is the number Apply then StepHash would give. It reports
+// false, and computes nothing, for an action the memo does not serve (a
+// fault, an application message; any action when the configuration keeps
+// the ordering vectors or the history, which a step changes beyond its
+// node and links; a step that sends on too many links): Apply and
+// StepHash must make those. It leaves the system's scratch output (LastOut)
+// unspecified.
+func (sys *System[S, M]) PeekHash(h *WorldHash, w *World[S, M], a Action) (uint64, bool) {
+	if sys.Config.Ordering || sys.Config.History {
+		return 0, false
+	}
+	var m, ev uint64 // the delivered message's hash; the event's
+	switch a.Kind {
+	case ActInput:
+		ev = partHash(hashMsg, []byte(a.Input))
+	case ActFire:
+		ev = uint64(a.Timer) + 1
+	case ActDeliver:
+		e := &w.Net[a.Slot]
+		if e.App {
+			return 0, false
+		}
+		m = sys.parentMsgHash(h, w, int(a.Slot))
+		ev = m ^ uint64(e.From+1)*hashLink
+	default:
+		return 0, false
+	}
+	if sys.memo == nil {
+		sys.memo = make([]memoEntry, memoSize)
+		sys.memoBytes = memoSize * uint64(memoEntrySize)
+	}
+	key := mix64(sys.nodePartOf(h, w, a.Node)^ev*hashRest^uint64(a.Kind)) | 1
+	e := &sys.memo[key>>(64-memoBits)]
+	MemoLookups++
+	if e.hash != key || !sys.memoHolds(e, h, w, a) {
+		MemoMisses++
+		if !sys.memoize(e, key, h, w, a) {
+			return 0, false
+		}
+	}
+	return mix64(sys.stepSum(h, w, a, e.part, m, e.sends)), true
+}
+
+// memoHolds reports whether e is the memo of step a from w.
+func (sys *System[S, M]) memoHolds(e *memoEntry, h *WorldHash, w *World[S, M], a Action) bool {
+	if e.node != a.Node || e.kind != a.Kind || e.timers != w.Timers[a.Node] ||
+		!bytes.Equal(e.state, sys.parentState(h, w, a.Node)) {
+		return false
+	}
+	switch a.Kind {
+	case ActInput:
+		return e.input == a.Input
+	case ActFire:
+		return e.timer == a.Timer
+	default:
+		return e.peer == w.Net[a.Slot].From && bytes.Equal(e.msg, sys.parentMsg(h, w, int(a.Slot)))
+	}
+}
+
+// memoize makes e, whose key hashes to key, the memo of step a from w, by
+// taking the step; it reports false, leaving e empty, when the step sends
+// on too many links to be hashed by its parts.
+func (sys *System[S, M]) memoize(e *memoEntry, key uint64, h *WorldHash, w *World[S, M], a Action) bool {
+	e.hash = 0
+	sys.out.Reset()
+	s := sys.P.Step(a.Node, w.Nodes[a.Node], sys.event(w, a), &sys.out)
+	if len(sys.out.sends) >= maxTouched {
+		return false
+	}
+	t := w.Timers[a.Node]
+	if a.Kind == ActFire {
+		t &^= 1 << a.Timer // as Apply disarms it before the step
+	}
+	h.buf = sys.codec.AppendState(h.buf[:0], s)
+	e.part = nodePart(a.Node, h.buf, sys.timersAfter(t))
+	before := cap(e.state) + cap(e.msg) + cap(e.sends)*sentSize
+	e.sends = e.sends[:0]
+	for _, snd := range sys.out.sends {
+		env := Envelope[M]{From: a.Node, To: snd.to, Msg: snd.msg}
+		e.sends = append(e.sends, sent{snd.to, sys.msgHash(h, &env)})
+	}
+	e.node, e.kind, e.timers = a.Node, a.Kind, w.Timers[a.Node]
+	e.state = append(e.state[:0], sys.parentState(h, w, a.Node)...)
+	e.msg, e.peer, e.timer, e.input = e.msg[:0], 0, 0, ""
+	switch a.Kind {
+	case ActInput:
+		e.input = a.Input
+	case ActFire:
+		e.timer = a.Timer
+	default:
+		e.peer = w.Net[a.Slot].From
+		e.msg = append(e.msg, sys.parentMsg(h, w, int(a.Slot))...)
+	}
+	sys.memoBytes += uint64(cap(e.state) + cap(e.msg) + cap(e.sends)*sentSize - before)
+	e.hash = key
+	return true
+}
+
+// memoEntrySize and sentSize are the sizes of a memoEntry and a sent.
+const (
+	memoEntrySize = unsafe.Sizeof(memoEntry{})
+	sentSize      = int(unsafe.Sizeof(sent{}))
+)
+
+// parentState is the encoding of node i's state in w, the world h was
+// loaded with: read off w's encoding when LoadFP was given it, made
+// otherwise (in h's scratch, valid until h's next use).
+func (sys *System[S, M]) parentState(h *WorldHash, w *World[S, M], i NodeID) []byte {
+	if h.spans != nil {
+		from := uint32(0)
+		if i > 0 {
+			from = h.spans[i-1]
+		}
+		return h.enc[from:h.spans[i]]
+	}
+	h.buf = sys.codec.AppendState(h.buf[:0], w.Nodes[i])
+	return h.buf
+}
+
+// parentMsg is the encoding of message k in flight in w, as parentState.
+func (sys *System[S, M]) parentMsg(h *WorldHash, w *World[S, M], k int) []byte {
+	if j := sys.n + 2*k; j+1 < len(h.spans) {
+		return h.enc[h.spans[j]:h.spans[j+1]]
+	}
+	h.buf = sys.codec.AppendMsg(h.buf[:0], w.Net[k].Msg)
+	return h.buf
+}
+
+var MemoLookups, MemoMisses int
