@@ -460,16 +460,19 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 			w.term.note(fp, lv.base+k)
 		}
 	}
+	probe := lv.probe || w.term != nil
 	prefetch := func(fp uint64) {
 		k := key(fp)
-		w.r.seen.prefetch(k)
+		if probe { // else the visited set is not read until merge
+			w.r.seen.prefetch(k)
+		}
 		w.local.prefetch(k)
 	}
 	for j, sc := range x.successors(prefetch, rank, w.term != nil) {
 		nfp := key(sc.fp)
 		x.count(w.cov, x.acts[j])
 		old := false
-		if lv.probe || w.term != nil {
+		if probe {
 			old = w.r.seen.has(nfp)
 			w.probed++
 			if old {
