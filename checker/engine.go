@@ -580,11 +580,13 @@ type expander[S, M any] struct {
 	succ  [2]model.World[S, M]
 	acted [2]model.Action // the action that made each
 	// lazy[k]: succ[k] is not made yet; step took its fingerprint from
-	// the system's memo of steps (model.System.PeekHash), and next or
-	// encodeOf make it (Apply) if it is ever wanted: most successors of
-	// a search are states already visited, never encoded nor made.
+	// the system's memo of steps (model.System.PeekHash), next makes it
+	// (Apply) if it is ever wanted, and encodeOf encodes it without
+	// making it (model.System.EncodePeeked): most successors of a search
+	// are states already visited, never encoded nor made.
 	lazy [2]bool
-	reps [2][]byte // under symmetry, each one's representative
+	memo [2]model.MemoRef // the memo of each lazy one's step
+	reps [2][]byte        // under symmetry, each one's representative
 	k    int
 	buf  []byte                // a successor's encoding (encode)
 	sym  *model.Symmetry[S, M] // nil unless the search reduces by symmetry
@@ -637,7 +639,7 @@ func (x *expander[S, M]) step(a model.Action) uint64 {
 	x.acted[x.k] = a
 	if x.sym == nil {
 		if fp, ok := x.sys.PeekHash(&x.hash, &x.cur, a); ok {
-			x.lazy[x.k] = true
+			x.lazy[x.k], x.memo[x.k] = true, x.sys.Peeked()
 			return fp
 		}
 	}
@@ -676,7 +678,11 @@ func (x *expander[S, M]) encodeOf(k int) []byte {
 	if x.sym != nil {
 		return x.reps[k]
 	}
-	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.acted[k], x.made(k))
+	if x.lazy[k] { // spliced from the parent's encoding and the memo's
+		x.buf = x.sys.EncodePeeked(x.buf[:0], &x.hash, &x.cur, x.acted[k], x.memo[k])
+		return x.buf
+	}
+	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.acted[k], &x.succ[k])
 	return x.buf
 }
 

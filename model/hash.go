@@ -50,6 +50,7 @@ type WorldHash struct {
 	buf   []byte
 	done  [maxTouched]touched
 	sent  []sent // StepHash's scratch
+	order []int  // EncodePeeked's
 }
 
 // touched is a link a step changes: its part in the parent, and its
@@ -364,7 +365,7 @@ func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *
 		if sys.Config.Ordering {
 			e.VC = next.VC[a.Node]
 		}
-		h.sent = append(h.sent, sent{snd.to, sys.msgHash(h, &e)})
+		h.sent = append(h.sent, sent{to: snd.to, h: sys.msgHash(h, &e)})
 	}
 	var m uint64 // the delivered message's hash
 	if a.Kind == ActDeliver {
@@ -379,8 +380,9 @@ func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *
 
 // sent is a message a step sends: its receiver and its hash (msgHash).
 type sent struct {
-	to NodeID
-	h  uint64
+	h   uint64
+	end uint32 // in the memo, where its encoding ends (memoEntry.out)
+	to  NodeID
 }
 
 // stepSum is the sum of the parts (the fingerprint before its last mix)

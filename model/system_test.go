@@ -56,6 +56,7 @@ func TestEncodingRoundTrips(t *testing.T) {
 			sys.LoadFP(&h, &back, sys.HashWorld(&back), enc, spans)
 			sys.LoadHash(&whole, &back, nil, nil)
 			peek, peeked := sys.PeekHash(&h, &back, a)
+			ref := sys.Peeked()
 			again, _ := sys.PeekHash(&h, &back, a)
 			viaWhole, _ := sys.PeekHash(&whole, &back, a)
 			sys.Apply(&back, a, next)
@@ -64,6 +65,8 @@ func TestEncodingRoundTrips(t *testing.T) {
 			protocolStep := a.Kind == model.ActInput || a.Kind == model.ActFire || a.Kind == model.ActDeliver && !back.Net[a.Slot].App
 			require.Equal(rt, protocolStep && !cfg.Ordering && !cfg.History, peeked, "%s", sys.FormatAction(w, a))
 			if peeked {
+				// So is the successor's encoding, made from the memo.
+				require.Equal(rt, sys.Encode(nil, next), sys.EncodePeeked(nil, &h, &back, a, ref), "%s", sys.FormatAction(w, a))
 				require.Equal(rt, want, peek, "%s", sys.FormatAction(w, a))
 				require.Equal(rt, want, again, "%s", sys.FormatAction(w, a))
 				require.Equal(rt, want, viaWhole, "%s", sys.FormatAction(w, a))
