@@ -89,7 +89,9 @@ func (sys *System[S, M]) PeekHash(h *WorldHash, w *World[S, M], a Action) (uint6
 	if sys.memo == nil {
 		sys.makeMemo(memoBits)
 	}
-	key := mix64(sys.nodePartOf(h, w, a.Node)^ev*hashRest^uint64(a.Kind)) | 1
+	// The node part and the event are mixed already: their xor spreads
+	// over the index bits.
+	key := (sys.nodePartOf(h, w, a.Node) ^ ev*hashRest ^ uint64(a.Kind)) | 1
 	e := &sys.memo[key>>sys.memoShift]
 	if e.hash != key || !sys.memoHolds(e, h, w, a) {
 		if !sys.memoize(e, key, h, w, a) {

@@ -72,25 +72,45 @@ func (sys *System[S, M]) spliceNet(b []byte, h *WorldHash, w *World[S, M], a Act
 		count--
 	}
 	b = AppendUvarint(b, uint64(count))
+	// The parent's messages are copied in runs, between the places of
+	// the messages sent, the delivered one cut out.
 	appBytes := uint32(0)
 	if sys.Config.AppMsgs > 0 {
 		appBytes = 1
 	}
-	next := 0 // the next message sent to place
-	for k := range w.Net {
-		if a.Kind == ActDeliver && k == int(a.Slot) {
-			continue
+	start := func(k int) uint32 { // where message k's envelope starts
+		if k == len(w.Net) {
+			return uint32(len(h.enc)) // the network ends the encoding
 		}
-		p := &w.Net[k]
-		msg := sys.n + 2*k
-		for ; next < len(order) && sys.sentGoesFirst(e, order[next], a.Node, p, h.enc[h.spans[msg]:h.spans[msg+1]]); next++ {
-			b = sys.appendSent(b, e, order[next], a.Node)
+		return h.spans[sys.n+2*k] - 2 - appBytes
+	}
+	cut := -1
+	if a.Kind == ActDeliver {
+		cut = int(a.Slot)
+	}
+	done := 0 // the parent's messages before done are copied
+	copyTo := func(k int) {
+		if done <= cut && cut < k {
+			b = append(b, h.enc[start(done):start(cut)]...)
+			done = cut + 1
 		}
-		b = append(b, h.enc[h.spans[msg]-2-appBytes:h.spans[msg+1]]...)
+		b = append(b, h.enc[start(done):start(k)]...)
+		done = k
 	}
-	for ; next < len(order); next++ {
-		b = sys.appendSent(b, e, order[next], a.Node)
+	for _, x := range order {
+		k := done
+		for ; k < len(w.Net); k++ {
+			if k != cut {
+				msg := sys.n + 2*k
+				if sys.sentGoesFirst(e, x, a.Node, &w.Net[k], h.enc[h.spans[msg]:h.spans[msg+1]]) {
+					break
+				}
+			}
+		}
+		copyTo(k)
+		b = sys.appendSent(b, e, x, a.Node)
 	}
+	copyTo(len(w.Net))
 	return b
 }
 
