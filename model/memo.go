@@ -1,9 +1,6 @@
 package model
 
-import (
-	"bytes"
-	"unsafe"
-)
+import "bytes"
 
 // A protocol step's effect on the fingerprint depends only on the node
 // that steps (its id, its state, its armed timers) and the event it is
@@ -14,12 +11,15 @@ import (
 // after the step and the hashes of the messages it sends. PeekHash then
 // computes a successor's fingerprint from the parent's parts and the
 // memo alone, without calling Step, copying the world or encoding
-// anything; a search makes the successor (Apply) only when the
-// fingerprint is new.
+// anything; a search that finds the fingerprint new encodes the
+// successor from the parent's encoding and the memo's (EncodePeeked),
+// and makes it (Apply) only when it needs the world itself.
 //
 // The memo is a direct-mapped table of 2^memoBits entries, each replaced
-// when another key lands on it: its memory is bounded (about a megabyte
-// once full) and a miss only costs the step it would have saved.
+// when another key lands on it: its memory is bounded (1.4 MB for the
+// table, and the encodings its entries hold, per searching goroutine;
+// outside -max-memory's account, like the other scratch buffers) and a
+// miss only costs the step it would have saved.
 
 // memoBits sets the number of memo entries, 2^memoBits.
 const memoBits = 13
@@ -49,11 +49,7 @@ type memoEntry struct {
 // makeMemo makes an empty memo of 2^bits entries.
 func (sys *System[S, M]) makeMemo(bits uint) {
 	sys.memo, sys.memoShift = make([]memoEntry, 1<<bits), 64-bits
-	sys.memoBytes = uint64(len(sys.memo)) * uint64(memoEntrySize)
 }
-
-// MemoBytes is the memory the step memo holds (0 until PeekHash is used).
-func (sys *System[S, M]) MemoBytes() uint64 { return sys.memoBytes }
 
 // PeekHash returns the fingerprint of the world after action a from w,
 // the world h was loaded with (LoadFP or LoadHash), without making that
@@ -150,7 +146,6 @@ func (sys *System[S, M]) memoize(e *memoEntry, key uint64, h *WorldHash, w *Worl
 	if a.Kind == ActFire {
 		t &^= 1 << a.Timer // as Apply disarms it before the step
 	}
-	before := cap(e.state) + cap(e.msg) + cap(e.sends)*sentSize + cap(e.after) + cap(e.out)
 	e.after = sys.codec.AppendState(e.after[:0], s)
 	e.tAfter = sys.timersAfter(t)
 	e.part = nodePart(a.Node, e.after, e.tAfter)
@@ -172,16 +167,9 @@ func (sys *System[S, M]) memoize(e *memoEntry, key uint64, h *WorldHash, w *Worl
 		e.peer = w.Net[a.Slot].From
 		e.msg = append(e.msg, sys.parentMsg(h, w, int(a.Slot))...)
 	}
-	sys.memoBytes += uint64(cap(e.state) + cap(e.msg) + cap(e.sends)*sentSize + cap(e.after) + cap(e.out) - before)
 	e.hash = key
 	return true
 }
-
-// memoEntrySize and sentSize are the sizes of a memoEntry and a sent.
-const (
-	memoEntrySize = unsafe.Sizeof(memoEntry{})
-	sentSize      = int(unsafe.Sizeof(sent{}))
-)
 
 // parentState is the encoding of node i's state in w, the world h was
 // loaded with: read off w's encoding when LoadFP was given it, made

@@ -47,9 +47,8 @@ type System[S, M any] struct {
 	ka, kb []byte // scratch encodings of messages, for unordered order
 
 	memo      []memoEntry // PeekHash's memo of steps (memo.go), made on first use
-	memoBytes uint64
-	peeked    uint64 // the key of the memo the last PeekHash used
-	memoShift uint   // a key's entry is memo[key>>memoShift]
+	peeked    uint64      // the key of the memo the last PeekHash used
+	memoShift uint        // a key's entry is memo[key>>memoShift]
 }
 
 // NewSystem makes the system of protocol p under cfg, or returns an error
