@@ -194,5 +194,3 @@ func (sys *System[S, M]) parentMsg(h *WorldHash, w *World[S, M], k int) []byte {
 	h.buf = sys.codec.AppendMsg(h.buf[:0], w.Net[k].Msg)
 	return h.buf
 }
-
-var MemoLookups, MemoMisses int
