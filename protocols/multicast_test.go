@@ -143,7 +143,7 @@ func TestMulticastClaims(t *testing.T) {
 			verdict: checker.Violated, states: 20, property: "causal-order", steps: 6},
 		{protocol: "causal-mcast", params: p("msgs", "1", "senders", "2", "props", "total-order"),
 			verdict: checker.Violated, states: 83, property: "total-order", steps: 7},
-		{protocol: "nack-mcast", params: p("msgs", "1", "senders", "1", "history", "timed"), faults: "drop=1",
+		{protocol: "nack-mcast", params: p("msgs", "1", "senders", "1", "retain", "timed"), faults: "drop=1",
 			verdict: checker.Violated, states: 451, property: "agreement", steps: 12},
 		{protocol: "nack-mcast", params: p("msgs", "1", "senders", "1", "session", "off"), faults: "drop=1",
 			verdict: checker.Violated, states: 13, property: "agreement", steps: 5},
