@@ -7,6 +7,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/bully"
 	"github.com/coordcheck/coordcheck/protocols/maekawa"
 )
 
@@ -65,4 +66,29 @@ func TestBitstateRefusals(t *testing.T) {
 		require.Equal(t, checker.Inconclusive, rep.Verdict)
 		require.NotEmpty(t, rep.Error)
 	}
+}
+
+// A bitstate search that checks liveness (without a graph, giving up at
+// the first edge that may close a cycle) and meets a terminal state
+// orders it by the search's own order, since a bit array numbers no state:
+// bully N=3 with a crash, which meets one before it gives up, once
+// panicked there. It gives up as the exact search would not, since a
+// bit array cannot tell a state of an earlier level from one of the next:
+// inconclusive, never a pass.
+func TestBitstateLivenessMeetsTerminalStates(t *testing.T) {
+	faults, err := model.ParseFaults("crash=1")
+	require.NoError(t, err)
+	cfg := model.Config{Faults: faults}
+	p := bully.New(3)
+	sp, err := checker.NewSpec[bully.State, bully.Msg](p, cfg, bully.Properties(p, false))
+	require.NoError(t, err)
+	exact := sp.Check(checker.Options{})
+	require.Equal(t, checker.Pass, exact.Verdict)
+	require.Equal(t, uint64(21), exact.States)
+
+	rep := sp.Check(checker.Options{Bitstate: 1 << 20})
+	require.Empty(t, rep.Error)
+	require.Equal(t, checker.Inconclusive, rep.Verdict)
+	require.Contains(t, rep.Bound, "bitstate: the state graph may have cycles")
+	require.Equal(t, uint64(8), rep.States)
 }

@@ -302,7 +302,14 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			}
 			if len(x.acts) == 0 {
 				sp.pendingMasks(&x.cur, term.masks)
-				term.note(fp, uint64(seen.id(fp))) // the graph's order, for any search order
+				// The graph's order, for any search order; a bit array
+				// numbers no state, but it is searched by BFS only, which
+				// pops the states in the order it finds them.
+				pos := pops
+				if seen.bits == nil {
+					pos = uint64(seen.id(fp))
+				}
+				term.note(fp, pos)
 			}
 		}
 		var u uint32
