@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Bitstate (supertrace) search: for state spaces whose fingerprints do
@@ -126,11 +127,21 @@ func refuseBitstate(opts *Options, props []string) *Report {
 	return &Report{Verdict: Inconclusive, Error: why, Properties: props}
 }
 
-// bitstateCyclic is the report of a bitstate search whose liveness check
-// met an edge that may close a cycle: fair cycles are looked for on the
-// kept state graph, which a bitstate search does not keep.
-func bitstateCyclic(rep *Report) *Report {
-	rep.Verdict, rep.Counterexample, rep.Liveness = Inconclusive, nil, ""
-	rep.Bound = "bitstate: the state graph may have cycles, and fair cycles are only looked for on the exact search (use -liveness=false with -bitstate)"
+// bitstateWithoutLiveness is the report of a bitstate search of a spec
+// with liveness properties, which it does not check: a bit array cannot
+// tell a state met before from one of the next level, so the search
+// without a graph would take every state met again for a cycle and give
+// up at once, and it keeps no graph to look for fair cycles in. It checks
+// the safety properties and deadlock; when it finds no violation, its
+// bound says which properties it left out.
+func bitstateWithoutLiveness[S, M any](rep *Report, live []Liveness[S, M]) *Report {
+	if rep.Verdict != Inconclusive {
+		return rep
+	}
+	names := make([]string, len(live))
+	for i, l := range live {
+		names[i] = l.Name
+	}
+	rep.Bound += "; " + strings.Join(names, ", ") + " not checked (liveness is checked on the exact search only)"
 	return rep
 }

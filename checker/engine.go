@@ -179,6 +179,10 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		if rep := refuseBitstate(&opts, sp.PropertyNames()); rep != nil {
 			return rep
 		}
+		if len(sp.Liveness) > 0 && !opts.SkipLiveness {
+			rep, _ := sp.explore(opts, noLiveness)
+			return bitstateWithoutLiveness(rep, sp.Liveness)
+		}
 	}
 	if len(sp.Liveness) == 0 || opts.SkipLiveness {
 		rep, _ := sp.explore(opts, noLiveness)
@@ -189,9 +193,6 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 		rep, cyclic := sp.explore(opts, livenessAcyclic)
 		if !cyclic {
 			return rep
-		}
-		if opts.Bitstate > 0 {
-			return bitstateCyclic(rep)
 		}
 		spent := rep.Elapsed
 		if opts.Timeout > 0 {
@@ -302,14 +303,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			}
 			if len(x.acts) == 0 {
 				sp.pendingMasks(&x.cur, term.masks)
-				// The graph's order, for any search order; a bit array
-				// numbers no state, but it is searched by BFS only, which
-				// pops the states in the order it finds them.
-				pos := pops
-				if seen.bits == nil {
-					pos = uint64(seen.id(fp))
-				}
-				term.note(fp, pos)
+				term.note(fp, uint64(seen.id(fp))) // the graph's order, for any search order
 			}
 		}
 		var u uint32

@@ -130,7 +130,7 @@ func newCheckFlags(entry protocols.Entry) *checkFlags {
 	f.cpuProfile = fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
 	f.symmetry = fs.Bool("symmetry", false, "bfs and dfs: store one state per renaming of the protocol's interchangeable nodes (safety only)")
 	f.por = fs.Bool("por", false, "bfs and dfs: expand only a persistent set of actions in each state (deadlocks and terminal properties only)")
-	f.bitstate = fs.Uint64("bitstate", 0, "bfs: a bit array of this many MB replaces the visited set (supertrace); never reports a pass")
+	f.bitstate = fs.Uint64("bitstate", 0, "bfs: a bit array of this many MB replaces the visited set (supertrace); never reports a pass; safety and deadlock only")
 	f.spill = fs.String("spill", "auto", "bfs: write the frontier to disk: auto (once it outgrows a sixteenth of -max-memory), always, never")
 	f.spillDir = fs.String("spill-dir", "", "where -spill writes (default: the system's temporary directory)")
 	f.workers = fs.Int("workers", 0, "goroutines to search on: BFS, random and swarm (0: one per core)")
@@ -523,7 +523,8 @@ search flags:
   -bitstate MB         bfs: a bit array of MB megabytes replaces the visited set
                        (supertrace, 3 bits a state): for spaces whose fingerprints
                        do not fit; it may miss states, so it never passes: exit 3
-                       with its estimated coverage, or 1 with a real violation
+                       with its estimated coverage, or 1 with a real violation;
+                       safety and deadlock only (liveness needs the exact search)
   -spill MODE          bfs: keep the states waiting to be expanded in files
                        instead of memory: auto (default: once they would take
                        more than a sixteenth of -max-memory), always, never;
