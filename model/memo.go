@@ -142,10 +142,7 @@ func (sys *System[S, M]) memoize(e *memoEntry, key uint64, h *WorldHash, w *Worl
 	if len(sys.out.sends) >= maxTouched {
 		return false
 	}
-	t := w.Timers[a.Node]
-	if a.Kind == ActFire {
-		t &^= 1 << a.Timer // as Apply disarms it before the step
-	}
+	t := armedAtStep(w.Timers[a.Node], a)
 	e.after = sys.codec.AppendState(e.after[:0], s)
 	e.tAfter = sys.timersAfter(t)
 	e.part = nodePart(a.Node, e.after, e.tAfter)

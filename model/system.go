@@ -196,7 +196,7 @@ func (sys *System[S, M]) Apply(w *World[S, M], a Action, next *World[S, M]) {
 		}
 		ev = sys.event(w, a)
 	case ActFire:
-		next.Timers[a.Node] &^= 1 << a.Timer
+		next.Timers[a.Node] = armedAtStep(next.Timers[a.Node], a)
 		ev = sys.event(w, a)
 	case ActApp:
 		next.AppSent++
@@ -271,6 +271,15 @@ func (sys *System[S, M]) effects(w *World[S, M], self NodeID) {
 		}
 	}
 	w.Timers[self] = sys.timersAfter(w.Timers[self])
+}
+
+// armedAtStep is a node's armed-timer word t as protocol step a starts:
+// the timer that fires is disarmed first (Step may arm it again).
+func armedAtStep(t uint64, a Action) uint64 {
+	if a.Kind == ActFire {
+		t &^= 1 << a.Timer
+	}
+	return t
 }
 
 // timersAfter is the armed-timer word t once sys.out's timer operations
