@@ -19,7 +19,7 @@ import "strings"
 func bufferBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 	var b uint64
 	for _, w := range ws {
-		b += w.recBytes.Load() + w.outBytes.Load() + uint64(cap(w.fresh))*recSize + uint64(cap(w.dedup))*4
+		b += w.recBytes.Load() + w.outBytes.Load() + freshBytes(w.fresh) + uint64(cap(w.dedup))*8
 	}
 	return b
 }
@@ -76,7 +76,7 @@ func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) string {
 	for table < 2*widest {
 		table <<= 1
 	}
-	extra := 2*total*recSize + (lv.level.n+1)*4 + uint64(len(ws))*table*4
+	extra := 2*total*recSize + (lv.level.n+uint64(len(ws)))*4 + uint64(len(ws))*table*8
 	return r.overMemory(lv.held+bufferBytes(ws), extra, 0)
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // exploreLevels is BFS without the state graph on several workers, one
@@ -188,7 +189,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 				break
 			}
 		}
-		insertFresh(seen, ws, fresh, parents)
+		insertFresh(seen, ws, len(fresh), popped, parents)
 		r.countLevel(depth+1, uint64(len(fresh)))
 		if maxStates {
 			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
@@ -295,12 +296,12 @@ type levelWorker[S, M any] struct {
 	cov   *kindTable
 	premK []uint64
 
-	fresh []rec    // merge: the shards' new states
-	old   []uint64 // merge: the shard's records already visited
+	fresh []freshSeg // merge: the new states of the shards the worker merged
+	pos   []int      // merge: the next record of each worker's
 	// probed and found count the visited-set probes of the level and
 	// those that found the state (see levelRun.probe).
 	probed, found uint64
-	dedup         []int32  // merge: scratch hash table of indices into fresh
+	dedup         []uint64 // merge: scratch hash table of fingerprints
 	out           levelBuf // gather: the worker's part of the next level
 	// readBuf holds the chunk of the level the worker expands, when the
 	// level is spilled; readers, in gather, the chunk of each worker's
@@ -544,8 +545,10 @@ func (w *levelWorker[S, M]) newLevel(n uint64) {
 // merge is phase 2's first half: the new states of the level, one record
 // each (its first discovery), sorted by key. With cut, records made by
 // states at or after the level's first violation are left out. Each
-// worker reduces whole shards with a hash table of its own; a counting
-// sort on the discovering state then puts the records in key order.
+// worker reduces whole shards with a hash table of its own, leaving each
+// shard's new states in its fresh records in key order; a counting sort
+// on the discovering state, each worker sorting a range of the level's
+// states, then puts them all in key order.
 func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []rec {
 	limit := ^uint64(0)
 	if cut {
@@ -563,102 +566,170 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 				lv.halt(b)
 				return ""
 			}
-			n := 0
-			for _, o := range ws {
-				n += len(o.recs[s])
-			}
-			size := 16
-			for size < 2*n {
-				size <<= 1
-			}
-			if cap(w.dedup) < size {
-				w.dedup = make([]int32, size)
-			}
-			table, mask := w.dedup[:size], uint64(size-1)
-			for i := range table {
-				table[i] = -1
-			}
-			w.old = w.old[:0]
-			fpOf := func(e int32) uint64 {
-				if e >= 0 {
-					return w.fresh[e].fp
-				}
-				return w.old[-2-e]
-			}
-			// The workers looked every successor up as they made it,
-			// unless the level did not probe (and no liveness check needed
-			// to): only then can a record be of a visited state.
-			var shard *fpShard
-			if !lv.probe && w.term == nil {
-				shard = &w.r.seen.shards[s]
-			}
-			for _, o := range ws {
-				for _, rc := range o.recs[s] {
-					if rc.key>>16 >= limit {
-						continue
-					}
-					i := (rc.fp * 0x9e3779b97f4a7c15) >> 7 & mask
-					for table[i] != -1 && fpOf(table[i]) != rc.fp {
-						i = (i + 1) & mask
-					}
-					switch {
-					case table[i] == -1:
-						if shard != nil {
-							w.probed++
-							if _, old := shard.find(rc.fp); old {
-								w.found++
-								table[i] = int32(-2 - len(w.old))
-								w.old = append(w.old, rc.fp)
-								continue
-							}
-						}
-						table[i] = int32(len(w.fresh))
-						w.fresh = append(w.fresh, rc)
-					case table[i] >= 0 && rc.key < w.fresh[table[i]].key:
-						w.fresh[table[i]] = rc
-					}
-				}
-			}
+			w.reduce(ws, s, limit, lv.probe)
 		}
 	})
-	// Counting sort by discovering state, then by action within a state.
-	count := make([]uint32, lv.level.n+1)
-	total := 0
-	for _, w := range ws {
-		for _, f := range w.fresh {
-			count[f.key>>16+1]++
+	return sortFresh(ws, lv.level.n)
+}
+
+// reduce is merge for shard s on worker w: the fingerprints of the
+// workers' records of s, before limit, go through a hash table in key
+// order, and those met for the first time, and not visited before, are
+// appended to w's fresh records.
+func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64, probed bool) {
+	n := 0
+	for _, o := range ws {
+		n += len(o.recs[s])
+	}
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	if cap(w.dedup) < size {
+		w.dedup = make([]uint64, size)
+	}
+	table, mask := w.dedup[:size], uint64(size-1)
+	clear(table) // a record's fingerprint is a key: never 0
+	// The workers looked every successor up as they made it, unless the
+	// level did not probe (and no liveness check needed to): only then
+	// can a record be of a visited state.
+	var shard *fpShard
+	if !probed && w.term == nil {
+		shard = &w.r.seen.shards[s]
+	}
+	// Room for every record: fresh never grows (and copies) while it is
+	// filled.
+	fresh := make([]rec, 0, n)
+	// Each worker's records are in key order (it takes the level's
+	// chunks in order): merged in key order, the first record of a
+	// fingerprint is its first discovery, and the shard's new states
+	// come out in the order a one-worker search inserts them.
+	if cap(w.pos) < len(ws) {
+		w.pos = make([]int, len(ws))
+	}
+	w.pos = w.pos[:len(ws)]
+	clear(w.pos)
+	// A table larger than the cache misses it on most probes: the
+	// records are taken a batch at a time, their slots prefetched
+	// first, so that the misses overlap.
+	var batch [reduceBatch]rec
+	for more := true; more; {
+		b := 0
+		for ; b < len(batch); b++ {
+			o, rc, ok := nextRec(ws, s, w.pos)
+			if !ok || rc.key>>16 >= limit {
+				more = false
+				break
+			}
+			w.pos[o]++
+			batch[b] = rc
+			prefetch(unsafe.Pointer(&table[dedupSlot(rc.fp, mask)]))
+			if shard != nil {
+				shard.prefetch(rc.fp)
+			}
 		}
-		total += len(w.fresh)
-		// The records are merged: let them go, so that they do not
-		// weigh on the insertion and the gathering of the next level.
+		for _, rc := range batch[:b] {
+			i := dedupSlot(rc.fp, mask)
+			for table[i] != 0 && table[i] != rc.fp {
+				i = (i + 1) & mask
+			}
+			if table[i] != 0 {
+				continue // discovered before in the level
+			}
+			table[i] = rc.fp
+			if shard != nil {
+				w.probed++
+				if _, old := shard.find(rc.fp); old {
+					w.found++
+					continue
+				}
+			}
+			fresh = append(fresh, rc)
+		}
+	}
+	w.fresh = append(w.fresh, freshSeg{s, fresh})
+}
+
+// reduceBatch is how many records reduce prefetches the slots of at once.
+const reduceBatch = 32
+
+// dedupSlot is the home slot of fingerprint fp in reduce's table (of
+// mask+1 slots).
+func dedupSlot(fp, mask uint64) uint64 { return (fp * 0x9e3779b97f4a7c15) >> 7 & mask }
+
+// sortFresh is merge's counting sort: the workers' fresh records, by
+// discovering state (of the level's n), then by action. Worker i sorts
+// the records of the states in the i-th of len(ws) equal ranges, which
+// it finds in each shard's records by binary search (they are in key
+// order), into its own part of the result.
+func sortFresh[S, M any](ws []*levelWorker[S, M], n uint64) []rec {
+	nw := uint64(len(ws))
+	from := func(i uint64) uint64 { return n * i / nw } // range i's first state
+	// The records of range i in segment g of worker o.
+	part := func(i uint64, g freshSeg) []rec {
+		recs := g.recs
+		lo := sort.Search(len(recs), func(j int) bool { return recs[j].key>>16 >= from(i) })
+		hi := sort.Search(len(recs), func(j int) bool { return recs[j].key>>16 >= from(i+1) })
+		return recs[lo:hi]
+	}
+	offset := make([]int, nw+1) // where range i's records go
+	for i := range nw {
+		offset[i+1] = offset[i]
+		for _, o := range ws {
+			for _, g := range o.fresh {
+				offset[i+1] += len(part(i, g))
+			}
+		}
+	}
+	fresh := make([]rec, offset[nw])
+	count := make([]uint32, n+nw) // range i's counts: count[from(i)+i:from(i+1)+i+1]
+	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
+		i := w.idx
+		lo, hi := from(i), from(i+1)
+		c := count[lo+i : hi+i+1]
+		for _, o := range ws {
+			for _, g := range o.fresh {
+				for _, f := range part(i, g) {
+					c[f.key>>16-lo+1]++
+				}
+			}
+		}
+		c[0] = uint32(offset[i])
+		for k := 1; k < len(c); k++ {
+			c[k] += c[k-1]
+		}
+		for _, o := range ws {
+			for _, g := range o.fresh {
+				for _, f := range part(i, g) {
+					k := f.key>>16 - lo
+					fresh[c[k]] = f
+					c[k]++
+				}
+			}
+		}
+		// Then by action within a state.
+		out := fresh[offset[i]:offset[i+1]]
+		for a := 0; a < len(out); {
+			b := a + 1
+			for b < len(out) && out[b].key>>16 == out[a].key>>16 {
+				b++
+			}
+			if b-a > 1 {
+				slices.SortFunc(out[a:b], func(x, y rec) int { return cmp.Compare(x.key, y.key) })
+			}
+			a = b
+		}
+		return ""
+	})
+	// The records are merged: let them go, so that they do not weigh on
+	// the insertion and the gathering of the next level.
+	for _, w := range ws {
 		var held uint64
 		for s := range w.recs {
 			held += uint64(cap(w.recs[s])) * recSize
 			w.recs[s] = nil
 		}
 		w.recBytes.Add(-held)
-	}
-	for k := 1; k < len(count); k++ {
-		count[k] += count[k-1]
-	}
-	fresh := make([]rec, total)
-	for _, w := range ws {
-		for _, f := range w.fresh {
-			k := f.key >> 16
-			fresh[count[k]] = f
-			count[k]++
-		}
-		w.fresh = nil
-	}
-	for lo := 0; lo < total; {
-		hi := lo + 1
-		for hi < total && fresh[hi].key>>16 == fresh[lo].key>>16 {
-			hi++
-		}
-		if hi-lo > 1 {
-			slices.SortFunc(fresh[lo:hi], func(a, b rec) int { return cmp.Compare(a.key, b.key) })
-		}
-		lo = hi
 	}
 	return fresh
 }
@@ -677,38 +748,66 @@ func probeWorthIt[S, M any](ws []*levelWorker[S, M]) bool {
 	return found*8 > probed
 }
 
+// freshSeg is the new states of shard s, in key order.
+type freshSeg struct {
+	s    int
+	recs []rec
+}
+
+// freshBytes is the memory of a worker's fresh records.
+func freshBytes(fresh []freshSeg) uint64 {
+	var b uint64
+	for _, g := range fresh {
+		b += uint64(cap(g.recs)) * recSize
+	}
+	return b
+}
+
+// nextRec returns the record of shard s with the smallest key among the
+// workers' next ones (pos), and whose it is; ok is false when every
+// worker's records of the shard are taken.
+func nextRec[S, M any](ws []*levelWorker[S, M], s int, pos []int) (o int, r rec, ok bool) {
+	for i, w := range ws {
+		if p := pos[i]; p < len(w.recs[s]) && (!ok || w.recs[s][p].key < r.key) {
+			o, r, ok = i, w.recs[s][p], true
+		}
+	}
+	return o, r, ok
+}
+
 // insertFresh is phase 2's second half: the new states go into the
-// visited set, each shard filled by one worker.
+// visited set, each worker inserting those of the shards it merged, in
+// key order (the order of a one-worker search), up to the state of
+// index last of the level (the states found after it are left out: the
+// search stopped at max-states). It lets go of the workers' records.
 // parents holds the level's states' keys when the set keeps parents
 // (levelKeys).
-func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], fresh []rec, parents []uint64) {
-	// Worker i fills the shards s with s mod workers = i, reading the
-	// new states in order: no copy of them by shard is made, and each
-	// shard gets its states in the order a one-worker search inserts them.
-	// Most probes miss the cache: the slot of the state 16 places on
+func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], n int, last uint64, parents []uint64) {
+	// Most probes miss the cache: the slot of the state some places on
 	// is prefetched while this one is inserted.
 	const ahead = 16
-	nw := uint64(len(ws))
 	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
-		for i, f := range fresh {
-			if i+ahead < len(fresh) {
-				if g := fresh[i+ahead].fp; (g>>(64-shardBits))%nw == w.idx {
-					seen.shards[g>>(64-shardBits)].prefetch(g)
+		for _, g := range w.fresh {
+			sh := &seen.shards[g.s]
+			recs := g.recs
+			for i, f := range recs {
+				if f.key>>16 > last {
+					break
 				}
+				if i+ahead < len(recs) {
+					sh.prefetch(recs[i+ahead].fp)
+				}
+				p := uint64(noParent)
+				if parents != nil {
+					p = parents[f.key>>16]
+				}
+				sh.insert(f.fp, p, 0)
 			}
-			s := f.fp >> (64 - shardBits)
-			if s%nw != w.idx {
-				continue
-			}
-			p := uint64(noParent)
-			if parents != nil {
-				p = parents[f.key>>16]
-			}
-			seen.shards[s].insert(f.fp, p, 0)
 		}
+		w.fresh = nil
 		return ""
 	})
-	seen.n += uint64(len(fresh))
+	seen.n += uint64(n)
 }
 
 // levelKeys is the keys of the level's states, in order.
