@@ -59,10 +59,12 @@ func (lv *levelRun) memoryOnly(stop string) bool {
 
 // mergeFits checks, before the merge, that its tables fit: each worker's
 // new states (at most every record), the merged list, the count by
-// discovering state and the workers' hash tables.
-func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) string {
+// discovering state and the workers' hash tables. It also reports
+// whether the merge may put the new states into the visited set as it
+// finds them (insertAhead), rather than after.
+func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) (stop string, insertAhead bool) {
 	if b := interrupt(r.opts, r.start); b != "" {
-		return b
+		return b, false
 	}
 	var total, widest uint64
 	for s := range numShards {
@@ -77,22 +79,42 @@ func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) string {
 		table <<= 1
 	}
 	extra := 2*total*recSize + (lv.level.n+uint64(len(ws)))*4 + uint64(len(ws))*table*8
-	return r.overMemory(lv.held+bufferBytes(ws), extra, 0)
+	if stop := r.overMemory(lv.held+bufferBytes(ws), extra, 0); stop != "" {
+		return stop, false
+	}
+	return "", r.insertAhead(ws, lv, total, extra)
+}
+
+// insertAhead reports whether the merge may insert the level's new states
+// as it finds them: when nothing checked between the merge and the
+// insertion (insertFits, max-states) could stop the search there. That
+// is when the set keeps no parents (insertFresh takes them from the
+// level), the level cannot reach max-states even if all its total
+// records were new, and the visited set grown by them all fits beside
+// the merge's tables (extra, as mergeFits counts them).
+func (r *run[S, M]) insertAhead(ws []*levelWorker[S, M], lv *levelRun, total, extra uint64) bool {
+	if r.seen.parents || r.opts.MaxStates > 0 && r.seen.n+total >= r.opts.MaxStates {
+		return false
+	}
+	return !over(r.opts, r.seen.bytesAfter(total)+lv.held+bufferBytes(ws)+extra)
 }
 
 // insertFits checks, after the merge, that the visited set grown by the
-// new states fits beside them, and sets what
+// new states fits beside them (unless inserted, when the merge put them
+// in already, having checked for it: insertAhead), and sets what
 // regenerate (gather) will hold besides the visited set and the workers'
 // buffers (which hold its output as it grows): the level, the new
 // states' records and, when the arenas spill, the chunks read back.
-func (r *run[S, M]) insertFits(ws []*levelWorker[S, M], lv *levelRun, fresh []rec) string {
+func (r *run[S, M]) insertFits(ws []*levelWorker[S, M], lv *levelRun, fresh []rec, inserted bool) string {
 	if lv.stop.Load() {
 		return lv.why
 	}
 	n := uint64(len(fresh))
 	other := lv.held + bufferBytes(ws) + uint64(cap(fresh))*recSize
-	if b := r.overMemory(other, 0, n); b != "" {
-		return b
+	if !inserted {
+		if b := r.overMemory(other, 0, n); b != "" {
+			return b
+		}
 	}
 	lv.regenBase = lv.held + uint64(cap(fresh))*recSize
 	if ws[0].arena.disk != nil { // each gather worker reads a chunk of every arena

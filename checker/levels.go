@@ -121,14 +121,15 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		stopAtViolation := viol.ok && !opts.Exhaust
 		// Memory: a search that stops at this level's violation makes no
 		// next level, and its merge is no larger than the records held.
-		if stop := r.mergeFits(ws, lv); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
+		stop, inserting := r.mergeFits(ws, lv)
+		if stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
 			rep.Bound = atStart(stop)
 			r.keepViolation(viol)
 			break
 		}
-		fresh := sp.merge(ws, lv, stopAtViolation)
+		fresh := sp.merge(ws, lv, stopAtViolation, inserting)
 		r.probeEarly = probeWorthIt(ws)
-		if stop := r.insertFits(ws, lv, fresh); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
+		if stop := r.insertFits(ws, lv, fresh, inserting); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
 			rep.Bound = atStart(stop)
 			r.keepViolation(viol)
 			break
@@ -189,7 +190,14 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 				break
 			}
 		}
-		insertFresh(seen, ws, len(fresh), popped, parents)
+		if inserting {
+			seen.n += uint64(len(fresh))
+			for _, w := range ws {
+				w.fresh = nil
+			}
+		} else {
+			insertFresh(seen, ws, len(fresh), popped, parents)
+		}
 		r.countLevel(depth+1, uint64(len(fresh)))
 		if maxStates {
 			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
@@ -544,12 +552,14 @@ func (w *levelWorker[S, M]) newLevel(n uint64) {
 
 // merge is phase 2's first half: the new states of the level, one record
 // each (its first discovery), sorted by key. With cut, records made by
-// states at or after the level's first violation are left out. Each
+// states at or after the level's first violation are left out. With
+// insert, the new states go into the visited set as they are found (the
+// second half's work, done while their shard is at hand). Each
 // worker reduces whole shards with a hash table of its own, leaving each
 // shard's new states in its fresh records in key order; a counting sort
 // on the discovering state, each worker sorting a range of the level's
 // states, then puts them all in key order.
-func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []rec {
+func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut, insert bool) []rec {
 	limit := ^uint64(0)
 	if cut {
 		limit = lv.cut.Load()
@@ -562,27 +572,35 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut bool) []r
 			if s >= numShards || lv.stop.Load() {
 				return ""
 			}
-			if b := interrupt(w.r.opts, w.r.start); b != "" {
+			// A merge that inserts is not stopped half-way: the visited set
+			// would hold part of the next level.
+			if b := interrupt(w.r.opts, w.r.start); b != "" && !insert {
 				lv.halt(b)
 				return ""
 			}
-			w.reduce(ws, s, limit, lv.probe)
+			w.reduce(ws, s, limit, lv.probe, insert)
 		}
 	})
 	return sortFresh(ws, lv.level.n)
 }
 
 // reduce is merge for shard s on worker w: the fingerprints of the
-// workers' records of s, before limit, go through a hash table in key
-// order, and those met for the first time, and not visited before, are
-// appended to w's fresh records.
-func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64, probed bool) {
+// workers' records of s, before limit, are taken in key order, and those
+// met for the first time, and not visited before, are appended to w's
+// fresh records. They are told apart by a hash table of the shard's
+// records; with insert, by the visited set itself, into which the new
+// states then go.
+func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64, probed, insert bool) {
 	n := 0
 	for _, o := range ws {
 		n += len(o.recs[s])
 	}
+	want := n // the records the table takes, at most
+	if insert {
+		want = n/samples + 1
+	}
 	size := 16
-	for size < 2*n {
+	for size < 2*want {
 		size <<= 1
 	}
 	if cap(w.dedup) < size {
@@ -593,10 +611,8 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 	// The workers looked every successor up as they made it, unless the
 	// level did not probe (and no liveness check needed to): only then
 	// can a record be of a visited state.
-	var shard *fpShard
-	if !probed && w.term == nil {
-		shard = &w.r.seen.shards[s]
-	}
+	shard := &w.r.seen.shards[s]
+	lookup := !probed && w.term == nil
 	// Room for every record: fresh never grows (and copies) while it is
 	// filled.
 	fresh := make([]rec, 0, n)
@@ -623,21 +639,36 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 			}
 			w.pos[o]++
 			batch[b] = rc
-			prefetch(unsafe.Pointer(&table[dedupSlot(rc.fp, mask)]))
-			if shard != nil {
+			if !insert || lookup && sampled(rc.fp) {
+				prefetch(unsafe.Pointer(&table[dedupSlot(rc.fp, mask)]))
+			}
+			if insert || lookup {
 				shard.prefetch(rc.fp)
 			}
 		}
 		for _, rc := range batch[:b] {
-			i := dedupSlot(rc.fp, mask)
-			for table[i] != 0 && table[i] != rc.fp {
-				i = (i + 1) & mask
+			if insert {
+				_, added := shard.insert(rc.fp, noParent, 0)
+				if added {
+					fresh = append(fresh, rc)
+				}
+				// The visited set does not tell a state found in this
+				// level from an older one: probeWorthIt's counts are
+				// kept on a sample of the fingerprints, which alone go
+				// into the table. One met for the first time in the
+				// level is new, or else visited before.
+				if lookup && sampled(rc.fp) && w.firstInShard(table, mask, rc.fp) {
+					w.probed += samples
+					if !added {
+						w.found += samples
+					}
+				}
+				continue
 			}
-			if table[i] != 0 {
+			if !w.firstInShard(table, mask, rc.fp) {
 				continue // discovered before in the level
 			}
-			table[i] = rc.fp
-			if shard != nil {
+			if lookup {
 				w.probed++
 				if _, old := shard.find(rc.fp); old {
 					w.found++
@@ -649,6 +680,27 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 	}
 	w.fresh = append(w.fresh, freshSeg{s, fresh})
 }
+
+// firstInShard reports whether fp is not in reduce's table (of mask+1
+// slots), and puts it there.
+func (w *levelWorker[S, M]) firstInShard(table []uint64, mask, fp uint64) bool {
+	i := dedupSlot(fp, mask)
+	for table[i] != 0 && table[i] != fp {
+		i = (i + 1) & mask
+	}
+	if table[i] != 0 {
+		return false
+	}
+	table[i] = fp
+	return true
+}
+
+// sampled reports whether reduce counts fingerprint fp's lookups when it
+// inserts: one in samples.
+func sampled(fp uint64) bool { return fp%samples == 0 }
+
+// samples is the inverse of the share of fingerprints sampled.
+const samples = 8
 
 // reduceBatch is how many records reduce prefetches the slots of at once.
 const reduceBatch = 32
