@@ -595,9 +595,23 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 	for _, o := range ws {
 		n += len(o.recs[s])
 	}
-	want := n // the records the table takes, at most
+	// The workers looked every successor up as they made it, unless the
+	// level did not probe (and no liveness check needed to): only then
+	// can a record be of a visited state.
+	shard := &w.r.seen.shards[s]
+	lookup := !probed && w.term == nil
+	// The table takes every record, or with insert the sampled ones
+	// (counted: a small shard may have many more than one in samples).
+	want := n
 	if insert {
-		want = n/samples + 1
+		want = 0
+		for _, o := range ws {
+			for _, rc := range o.recs[s] {
+				if lookup && sampled(rc.fp) {
+					want++
+				}
+			}
+		}
 	}
 	size := 16
 	for size < 2*want {
@@ -608,11 +622,6 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 	}
 	table, mask := w.dedup[:size], uint64(size-1)
 	clear(table) // a record's fingerprint is a key: never 0
-	// The workers looked every successor up as they made it, unless the
-	// level did not probe (and no liveness check needed to): only then
-	// can a record be of a visited state.
-	shard := &w.r.seen.shards[s]
-	lookup := !probed && w.term == nil
 	// Room for every record: fresh never grows (and copies) while it is
 	// filled.
 	fresh := make([]rec, 0, n)
