@@ -152,6 +152,12 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 				popped, maxStates = k, true
 			}
 		}
+		if inserting { // the merge inserted them; max-states was out of reach
+			seen.n += uint64(len(fresh))
+			for _, w := range ws {
+				w.fresh = nil
+			}
+		}
 		if viol.ok && viol.k <= popped && !r.found {
 			r.found, r.badFP, r.badProp, r.why = true, viol.fp, viol.prop, viol.why
 			r.foundPath()
@@ -190,12 +196,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 				break
 			}
 		}
-		if inserting {
-			seen.n += uint64(len(fresh))
-			for _, w := range ws {
-				w.fresh = nil
-			}
-		} else {
+		if !inserting {
 			insertFresh(seen, ws, len(fresh), popped, parents)
 		}
 		r.countLevel(depth+1, uint64(len(fresh)))
