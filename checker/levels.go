@@ -667,7 +667,7 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 				// kept on a sample of the fingerprints, which alone go
 				// into the table. One met for the first time in the
 				// level is new, or else visited before.
-				if lookup && sampled(rc.fp) && w.firstInShard(table, mask, rc.fp) {
+				if lookup && sampled(rc.fp) && firstIn(table, mask, rc.fp) {
 					w.probed += samples
 					if !added {
 						w.found += samples
@@ -675,7 +675,7 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 				}
 				continue
 			}
-			if !w.firstInShard(table, mask, rc.fp) {
+			if !firstIn(table, mask, rc.fp) {
 				continue // discovered before in the level
 			}
 			if lookup {
@@ -691,9 +691,9 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 	w.fresh = append(w.fresh, freshSeg{s, fresh})
 }
 
-// firstInShard reports whether fp is not in reduce's table (of mask+1
-// slots), and puts it there.
-func (w *levelWorker[S, M]) firstInShard(table []uint64, mask, fp uint64) bool {
+// firstIn reports whether fp is not in reduce's table (of mask+1 slots),
+// and puts it there.
+func firstIn(table []uint64, mask, fp uint64) bool {
 	i := dedupSlot(fp, mask)
 	for table[i] != 0 && table[i] != fp {
 		i = (i + 1) & mask
