@@ -604,15 +604,11 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 	// The table takes every record, or with insert the sampled ones
 	// (counted: a small shard may have many more than one in samples).
 	want := n
-	if insert {
-		want = 0
-		for _, o := range ws {
-			for _, rc := range o.recs[s] {
-				if lookup && sampled(rc.fp) {
-					want++
-				}
-			}
-		}
+	switch {
+	case insert && lookup:
+		want = sampledRecs(ws, s)
+	case insert:
+		want = 0 // no counts to keep
 	}
 	size := 16
 	for size < 2*want {
@@ -703,6 +699,20 @@ func firstIn(table []uint64, mask, fp uint64) bool {
 	}
 	table[i] = fp
 	return true
+}
+
+// sampledRecs is the number of the workers' records of shard s whose
+// fingerprint is sampled.
+func sampledRecs[S, M any](ws []*levelWorker[S, M], s int) int {
+	k := 0
+	for _, o := range ws {
+		for _, rc := range o.recs[s] {
+			if sampled(rc.fp) {
+				k++
+			}
+		}
+	}
+	return k
 }
 
 // sampled reports whether reduce counts fingerprint fp's lookups when it
