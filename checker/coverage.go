@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -68,7 +69,13 @@ type kindTable struct {
 		idx int32 // index+1 (0: empty)
 	}
 	buf []byte
+	// id tells this table's notes on the memo of steps (countStep) from
+	// another's: never 0, and no two tables of the process share one.
+	id uint64
 }
+
+// kindTables numbers the kind tables made (kindTable.id).
+var kindTables atomic.Uint32
 
 type inputKind struct {
 	in  model.Input
@@ -80,7 +87,7 @@ type inputKind struct {
 const maxMsgCache = 1 << 16
 
 func newKindTable() *kindTable {
-	return &kindTable{byName: map[string]int32{}, msgs: map[uint64]int32{}}
+	return &kindTable{byName: map[string]int32{}, msgs: map[uint64]int32{}, id: uint64(kindTables.Add(1))}
 }
 
 // intern returns the index of kind name, adding it when new.
@@ -108,6 +115,31 @@ func (x *expander[S, M]) count(t *kindTable, a model.Action) {
 		msg = x.sys.MsgAt(x.enc, x.spans, int(a.Slot))
 	}
 	t.counts[kindIndex(t, x.sys, &x.cur, a, msg)]++
+}
+
+// countStep is count for the action a the successor step left at at
+// (expander.encodeOf) was made by. When the memo of steps served that
+// step, the action's kind index is kept on the memo's entry (MemoTag), so
+// that a step the memo serves again is counted without its message being
+// read: its kind is a function of the step's key, as msgKey's is of the
+// message (a collision of 64-bit keys could only misname a count).
+func (x *expander[S, M]) countStep(t *kindTable, a model.Action, at int) {
+	ref := x.memo[at]
+	if ref == 0 {
+		x.count(t, a)
+		return
+	}
+	if tag := x.sys.MemoTag(ref); tag>>32 == t.id {
+		t.counts[uint32(tag)-1]++
+		return
+	}
+	var msg []byte
+	if a.Kind == model.ActDeliver {
+		msg = x.sys.MsgAt(x.enc, x.spans, int(a.Slot))
+	}
+	i := kindIndex(t, x.sys, &x.cur, a, msg)
+	x.sys.SetMemoTag(ref, t.id<<32|uint64(i+1))
+	t.counts[i]++
 }
 
 // kindIndex is the index of a's kind in t; msg, when not nil, is the

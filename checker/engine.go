@@ -315,7 +315,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		for i, sc := range x.successors(seen.prefetch, rank, term != nil) {
 			a := x.acts[i]
 			rep.Transitions++
-			x.count(r.cov, a)
+			x.countStep(r.cov, a, sc.at)
 			v, added := seen.insertID(sc.fp, key(fp))
 			grew := false
 			if added {
@@ -586,7 +586,7 @@ type expander[S, M any] struct {
 	// making it (model.System.EncodePeeked): most successors of a search
 	// are states already visited, never encoded nor made.
 	lazy [2]bool
-	memo [2]model.MemoRef // the memo of each lazy one's step
+	memo [2]model.MemoRef // the memo of each one's step, 0 if it had none
 	reps [2][]byte        // under symmetry, each one's representative
 	k    int
 	buf  []byte                // a successor's encoding (encode)
@@ -644,7 +644,7 @@ func (x *expander[S, M]) step(a model.Action) uint64 {
 			return fp
 		}
 	}
-	x.lazy[x.k] = false
+	x.lazy[x.k], x.memo[x.k] = false, 0
 	next := &x.succ[x.k]
 	x.sys.Apply(&x.cur, a, next)
 	if x.sym != nil {

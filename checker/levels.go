@@ -480,7 +480,7 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	}
 	for j, sc := range x.successors(prefetch, rank, w.term != nil) {
 		nfp := key(sc.fp)
-		x.count(w.cov, x.acts[j])
+		x.countStep(w.cov, x.acts[j], sc.at)
 		old := false
 		if probe {
 			old = w.r.seen.has(nfp)

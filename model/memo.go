@@ -44,6 +44,9 @@ type memoEntry struct {
 	after  []byte
 	tAfter uint64
 	out    []byte
+	// tag is the searcher's note on this step (SetMemoTag), 0 when none;
+	// a step that takes the entry's place starts with none.
+	tag uint64
 }
 
 // makeMemo makes an empty memo of 2^bits entries.
@@ -105,6 +108,26 @@ func (sys *System[S, M]) Peeked() MemoRef { return MemoRef(sys.peeked) }
 // MemoRef names a memoized step (Peeked).
 type MemoRef uint64
 
+// MemoTag returns the note left on the memoized step ref by SetMemoTag,
+// or 0 when there is none or another step has taken its place in the
+// memo since. A searcher keeps there what it would otherwise work out
+// again from the step's action and message each time the memo serves
+// the step (the coverage count's kind of action: checker/coverage.go).
+func (sys *System[S, M]) MemoTag(ref MemoRef) uint64 {
+	if e := &sys.memo[uint64(ref)>>sys.memoShift]; e.hash == uint64(ref) {
+		return e.tag
+	}
+	return 0
+}
+
+// SetMemoTag leaves tag on the memoized step ref (MemoTag), unless
+// another step has taken its place in the memo.
+func (sys *System[S, M]) SetMemoTag(ref MemoRef, tag uint64) {
+	if e := &sys.memo[uint64(ref)>>sys.memoShift]; e.hash == uint64(ref) {
+		e.tag = tag
+	}
+}
+
 // memoAt returns the memo named ref of step a from w, the world h was
 // loaded with: memoized again if another step has taken its place since.
 func (sys *System[S, M]) memoAt(ref MemoRef, h *WorldHash, w *World[S, M], a Action) *memoEntry {
@@ -136,7 +159,7 @@ func (sys *System[S, M]) memoHolds(e *memoEntry, h *WorldHash, w *World[S, M], a
 // taking the step; it reports false, leaving e empty, when the step sends
 // on too many links to be hashed by its parts.
 func (sys *System[S, M]) memoize(e *memoEntry, key uint64, h *WorldHash, w *World[S, M], a Action) bool {
-	e.hash = 0
+	e.hash, e.tag = 0, 0
 	sys.out.Reset()
 	s := sys.P.Step(a.Node, w.Nodes[a.Node], sys.event(w, a), &sys.out)
 	if len(sys.out.sends) >= maxTouched {

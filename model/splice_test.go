@@ -110,3 +110,36 @@ func TestPeekAndSpliceMatchApply(t *testing.T) {
 		}
 	})
 }
+
+// A note left on a memoized step (SetMemoTag) is read back while the
+// step holds its entry, and is gone once another step takes the entry:
+// neither the new step nor the old one, memoized again, has it.
+func TestMemoTagGoesWithItsStep(t *testing.T) {
+	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{Timers: model.TimersFree})
+	model.SetMemoBits(sys, 0) // one entry
+	w := sys.Init()
+	enc := sys.Encode(nil, w)
+	var back model.World[chatState, chatMsg]
+	var h model.WorldHash
+	spans := sys.DecodeSpans(enc, &back, nil)
+	sys.LoadFP(&h, &back, sys.HashWorld(&back), enc, spans)
+	acts := sys.Actions(&back, nil)
+	require.GreaterOrEqual(t, len(acts), 2)
+	peek := func(a model.Action) model.MemoRef {
+		_, ok := sys.PeekHash(&h, &back, a)
+		require.True(t, ok)
+		return sys.Peeked()
+	}
+	first := peek(acts[0])
+	require.Zero(t, sys.MemoTag(first))
+	sys.SetMemoTag(first, 7)
+	require.Equal(t, uint64(7), sys.MemoTag(first))
+	second := peek(acts[1])
+	require.NotEqual(t, first, second)
+	require.Zero(t, sys.MemoTag(first), "replaced")
+	require.Zero(t, sys.MemoTag(second))
+	sys.SetMemoTag(first, 9) // not its entry any more: ignored
+	require.Zero(t, sys.MemoTag(second))
+	require.Equal(t, first, peek(acts[0]))
+	require.Zero(t, sys.MemoTag(first), "memoized again, with no note")
+}
