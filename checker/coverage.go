@@ -70,12 +70,22 @@ type kindTable struct {
 	}
 	buf []byte
 	// id tells this table's notes on the memo of steps (countStep) from
-	// another's: never 0, and no two tables of the process share one.
+	// another's: never 0, and no two tables of the process share one
+	// unless 2^32 were made between them.
 	id uint64
 }
 
 // kindTables numbers the kind tables made (kindTable.id).
 var kindTables atomic.Uint32
+
+// newKindTableID is the id of a new kind table.
+func newKindTableID() uint64 {
+	for {
+		if id := kindTables.Add(1); id != 0 {
+			return uint64(id)
+		}
+	}
+}
 
 type inputKind struct {
 	in  model.Input
@@ -87,7 +97,7 @@ type inputKind struct {
 const maxMsgCache = 1 << 16
 
 func newKindTable() *kindTable {
-	return &kindTable{byName: map[string]int32{}, msgs: map[uint64]int32{}, id: uint64(kindTables.Add(1))}
+	return &kindTable{byName: map[string]int32{}, msgs: map[uint64]int32{}, id: newKindTableID()}
 }
 
 // intern returns the index of kind name, adding it when new.
@@ -110,11 +120,17 @@ func countAction[S, M any](t *kindTable, sys *model.System[S, M], w *model.World
 // count counts action a of the loaded state, whose messages' encodings
 // it reads off the state's own (no message is encoded again).
 func (x *expander[S, M]) count(t *kindTable, a model.Action) {
+	t.counts[x.kindIndex(t, a)]++
+}
+
+// kindIndex is the index in t of the kind of action a of the loaded
+// state, whose message it reads off the state's encoding.
+func (x *expander[S, M]) kindIndex(t *kindTable, a model.Action) int32 {
 	var msg []byte
 	if a.Kind == model.ActDeliver {
 		msg = x.sys.MsgAt(x.enc, x.spans, int(a.Slot))
 	}
-	t.counts[kindIndex(t, x.sys, &x.cur, a, msg)]++
+	return kindIndex(t, x.sys, &x.cur, a, msg)
 }
 
 // countStep is count for the action a the successor step left at at
@@ -133,11 +149,7 @@ func (x *expander[S, M]) countStep(t *kindTable, a model.Action, at int) {
 		t.counts[uint32(tag)-1]++
 		return
 	}
-	var msg []byte
-	if a.Kind == model.ActDeliver {
-		msg = x.sys.MsgAt(x.enc, x.spans, int(a.Slot))
-	}
-	i := kindIndex(t, x.sys, &x.cur, a, msg)
+	i := x.kindIndex(t, a)
 	x.sys.SetMemoTag(ref, t.id<<32|uint64(i+1))
 	t.counts[i]++
 }
