@@ -141,16 +141,25 @@ func (x *expander[S, M]) kindIndex(t *kindTable, a model.Action) int32 {
 // message (a collision of 64-bit keys could only misname a count).
 func (x *expander[S, M]) countStep(t *kindTable, a model.Action, at int) {
 	ref := x.memo[at]
-	if ref == 0 {
-		x.count(t, a)
-		return
+	if ref != 0 {
+		if tag := x.sys.MemoTag(ref); tag>>32 == t.id {
+			t.counts[uint32(tag)-1]++
+			return
+		}
 	}
-	if tag := x.sys.MemoTag(ref); tag>>32 == t.id {
-		t.counts[uint32(tag)-1]++
-		return
-	}
+	x.countNoting(t, a, ref)
+}
+
+// countNoting is count, leaving the kind's index on the memo's entry ref
+// (when not 0) for countStep. It is kept out of the search's loop, which
+// it seldom runs.
+//
+//go:noinline
+func (x *expander[S, M]) countNoting(t *kindTable, a model.Action, ref model.MemoRef) {
 	i := x.kindIndex(t, a)
-	x.sys.SetMemoTag(ref, t.id<<32|uint64(i+1))
+	if ref != 0 {
+		x.sys.SetMemoTag(ref, t.id<<32|uint64(i+1))
+	}
 	t.counts[i]++
 }
 
