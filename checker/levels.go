@@ -397,6 +397,7 @@ func (w *levelWorker[S, M]) expand(lv *levelRun, main bool) string {
 		for ; len(b) > 0 && k <= lv.cut.Load() && !lv.stop.Load(); k++ {
 			_, fp, enc, rest := readEntry(b)
 			b = rest
+			prefetchAhead(b)
 			before := w.recBytes.Load()
 			w.visit(lv, k, fp, enc)
 			if w.overAfterState(lv, w.recBytes.Load()-before) {
