@@ -13,13 +13,14 @@ import "strings"
 // phase will add, so that a level that would not fit stops the search
 // inside it instead of after it.
 
-// bufferBytes is the memory of the workers' records, merge scratch and
-// outputs. The records and outputs are read through the counters their
-// workers keep; the scratch only grows in merge, when nobody polls.
+// bufferBytes is the memory of the workers' records, caches of recent
+// records (recentFPs), merge scratch and outputs. The records and
+// outputs are read through the counters their workers keep; the scratch
+// only grows in merge, when nobody polls.
 func bufferBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 	var b uint64
 	for _, w := range ws {
-		b += w.recBytes.Load() + w.outBytes.Load() + freshBytes(w.fresh) + uint64(cap(w.dedup))*8
+		b += w.recBytes.Load() + w.outBytes.Load() + freshBytes(w.fresh) + uint64(cap(w.dedup)+len(w.recent))*8
 	}
 	return b
 }
