@@ -579,7 +579,7 @@ type expander[S, M any] struct {
 	// The last two successors step made, so that a search may handle
 	// each one step behind (see successors): the last is succ[k] (next).
 	succ  [2]model.World[S, M]
-	acted [2]model.Action // the action that made each
+	acted [2]int // the index in acts of the action that made each
 	// lazy[k]: succ[k] is not made yet; step took its fingerprint from
 	// the system's memo of steps (model.System.PeekHash), next makes it
 	// (Apply) if it is ever wanted, and encodeOf encodes it without
@@ -629,29 +629,30 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	}
 }
 
-// step takes action a from the current state; the successor is x.next(),
+// step takes action acts[i] from the current state; the successor is x.next(),
 // and step returns its fingerprint, computed from the parts of the world
 // the step changed (model.PeekHash, or model.StepHash when the memo does
 // not serve a): a successor already visited is never made nor encoded.
 // The successor of the step before stays until the next step (see
 // encodeOf).
-func (x *expander[S, M]) step(a model.Action) uint64 {
+func (x *expander[S, M]) step(i int) uint64 {
 	x.k ^= 1
-	x.acted[x.k] = a
+	x.acted[x.k] = i
+	a := &x.acts[i]
 	if x.sym == nil {
-		if fp, ok := x.sys.PeekHash(&x.hash, &x.cur, a); ok {
+		if fp, ok := x.sys.PeekHash(&x.hash, &x.cur, *a); ok {
 			x.lazy[x.k], x.memo[x.k] = true, x.sys.Peeked()
 			return fp
 		}
 	}
 	x.lazy[x.k], x.memo[x.k] = false, 0
 	next := &x.succ[x.k]
-	x.sys.Apply(&x.cur, a, next)
+	x.sys.Apply(&x.cur, *a, next)
 	if x.sym != nil {
-		x.reps[x.k] = x.sym.Canonical(x.sys.EncodeStep(x.reps[x.k][:0], x.enc, x.spans, a, next), next)
+		x.reps[x.k] = x.sym.Canonical(x.sys.EncodeStep(x.reps[x.k][:0], x.enc, x.spans, *a, next), next)
 		return model.Fingerprint(x.reps[x.k])
 	}
-	return x.sys.StepHash(&x.hash, &x.cur, a, next)
+	return x.sys.StepHash(&x.hash, &x.cur, *a, next)
 }
 
 // next is the last successor step took, made now if step left it unmade
@@ -662,7 +663,7 @@ func (x *expander[S, M]) next() *model.World[S, M] { return x.made(x.k) }
 // made is the successor step left at x.k == k, made if it was not.
 func (x *expander[S, M]) made(k int) *model.World[S, M] {
 	if x.lazy[k] {
-		x.sys.Apply(&x.cur, x.acted[k], &x.succ[k])
+		x.sys.Apply(&x.cur, x.acts[x.acted[k]], &x.succ[k])
 		x.lazy[k] = false
 	}
 	return &x.succ[k]
@@ -680,10 +681,10 @@ func (x *expander[S, M]) encodeOf(k int) []byte {
 		return x.reps[k]
 	}
 	if x.lazy[k] { // spliced from the parent's encoding and the memo's
-		x.buf = x.sys.EncodePeeked(x.buf[:0], &x.hash, &x.cur, x.acted[k], x.memo[k])
+		x.buf = x.sys.EncodePeeked(x.buf[:0], &x.hash, &x.cur, x.acts[x.acted[k]], x.memo[k])
 		return x.buf
 	}
-	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.acted[k], &x.succ[k])
+	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.acts[x.acted[k]], &x.succ[k])
 	return x.buf
 }
 
@@ -710,7 +711,7 @@ func (x *expander[S, M]) successors(prefetch func(fp uint64), rank uint64, ranke
 		for i := 0; i <= len(x.acts); i++ {
 			var sc successor
 			if i < len(x.acts) {
-				sc.fp, sc.at = x.step(x.acts[i]), x.k
+				sc.fp, sc.at = x.step(i), x.k
 				prefetch(sc.fp)
 				if ranked {
 					sc.rankClose = x.sys.RankAfter(&x.cur, x.acts[i], x.next(), rank) >= rank

@@ -106,8 +106,8 @@ func (sp *Spec[S, M]) discoverers(target uint64) *fpSet {
 			panic("checker: the state to rebuild is not reachable")
 		}
 		x.load(fp, enc)
-		for _, a := range x.acts {
-			nfp := x.step(a)
+		for i := range x.acts {
+			nfp := x.step(i)
 			if seen.insert(nfp, key(fp)) {
 				if key(nfp) == target {
 					return seen
