@@ -216,16 +216,21 @@ func (sys *System[S, M]) LoadHash(h *WorldHash, w *World[S, M], enc []byte, span
 	h.sum += sys.restPartOf(h, w)
 	for k := 0; k < len(w.Net); {
 		l := int(w.Net[k].To)*sys.n + int(w.Net[k].From)
-		k = sys.linkAt(h, w, k, l)
+		if h.linkGen[l] == h.gen { // LoadFP's loadLinks made it
+			k += h.linkK[l]
+		} else {
+			k = sys.linkAt(h, w, k, l)
+		}
 		h.sum += h.links[l]
 	}
 }
 
 // LoadFP sets h to w, whose fingerprint is fp, the parent of the steps to
-// hash: its parts are computed when a step needs them, from enc and
-// spans (w's encoding, its nodes' ends and its messages' spans,
-// DecodeSpans) when given. A search that keeps fingerprints does not
-// hash its states twice, nor encode them again.
+// hash: its nodes' and rest's parts are computed when a step needs them,
+// from enc and spans (w's encoding, its nodes' ends and its messages'
+// spans, DecodeSpans) when given; its links' at once when spans are
+// given (loadLinks), else when a step needs them. A search that keeps
+// fingerprints does not hash its states twice, nor encode them again.
 func (sys *System[S, M]) LoadFP(h *WorldHash, w *World[S, M], fp uint64, enc []byte, spans []uint32) {
 	n := sys.n
 	if len(h.nodes) != n {
@@ -243,6 +248,48 @@ func (sys *System[S, M]) LoadFP(h *WorldHash, w *World[S, M], fp uint64, enc []b
 	}
 	h.sum = unmix64(fp)
 	h.enc, h.spans = enc, spans
+	if len(spans) >= n+2*len(w.Net) {
+		sys.loadLinks(h, w)
+	}
+}
+
+// loadLinks computes the parts of all the links of the parent world w
+// that hold messages, in one pass over them, hashing each message from
+// its bytes in the parent's encoding (h.enc, h.spans): a search steps the
+// message at the head of every link, and so reads every such link's
+// part.
+func (sys *System[S, M]) loadLinks(h *WorldHash, w *World[S, M]) {
+	n, net, spans, enc := sys.n, w.Net, h.spans, h.enc
+	// What a link holds of a message beyond AppendMsg's bytes (see
+	// parentMsgHash): the flag before, the vector clock after.
+	var before uint32
+	if sys.Config.AppMsgs > 0 {
+		before = 1
+	}
+	ordering, fifo := sys.Config.Ordering, sys.Config.Network == FIFO
+	for k := 0; k < len(net); {
+		to, from := net[k].To, net[k].From
+		l := int(to)*n + int(from)
+		h.first[l], h.firstGen[l] = int32(k), h.gen
+		var lh uint64
+		c := 0
+		for ; k < len(net) && net[k].To == to && net[k].From == from; k++ {
+			j := n + 2*k
+			start, end := spans[j]-before, spans[j+1]
+			if ordering {
+				end += uint32(uvarintLen(enc[end:]))
+			}
+			m := partHash(hashMsg, enc[start:end])
+			if fifo {
+				lh = lh*hashPoly + m
+			} else {
+				lh += m
+			}
+			c++
+		}
+		h.links[l], h.linkH[l], h.linkK[l], h.linkGen[l] = linkPart(to, from, lh, c), lh, c, h.gen
+	}
+	h.netGen = h.gen
 }
 
 // nodePartOf is the part of node i of the parent world w.
