@@ -151,8 +151,24 @@ func linkPart(to, from NodeID, h uint64, k int) uint64 {
 	return mix64(h ^ uint64(k)*hashTime + (uint64(to)<<8|uint64(from)+1)*hashLink)
 }
 
-// powPoly is hashPoly^k.
+// powPoly is hashPoly^k: from a table for the lengths links have.
 func powPoly(k int) uint64 {
+	if uint(k) < uint(len(polyPowers)) {
+		return polyPowers[k]
+	}
+	return powPolyLoop(k)
+}
+
+// polyPowers[k] is hashPoly^k.
+var polyPowers = func() (t [64]uint64) {
+	for k := range t {
+		t[k] = powPolyLoop(k)
+	}
+	return t
+}()
+
+// powPolyLoop is hashPoly^k, by squaring.
+func powPolyLoop(k int) uint64 {
 	r, b := uint64(1), uint64(hashPoly)
 	for ; k > 0; k >>= 1 {
 		if k&1 != 0 {
@@ -441,35 +457,39 @@ type sent struct {
 // neither).
 func (sys *System[S, M]) stepSum(h *WorldHash, w *World[S, M], a Action, part, m uint64, sends []sent) uint64 {
 	sum := h.sum - sys.nodePartOf(h, w, a.Node) + part
-	// The links the step changed: the one it received on loses the
-	// delivered message, the ones it sent on gain theirs, in the order
-	// Apply takes them.
-	done := h.done[:0]
-	link := func(to, from NodeID) *touched {
-		for i := range done {
-			if done[i].to == to && done[i].from == from {
-				return &done[i]
-			}
-		}
-		l := sys.parentLink(h, w, to, from)
-		done = append(done, touched{to: to, from: from, old: h.links[l], h: h.linkH[l], k: h.linkK[l]})
-		return &done[len(done)-1]
-	}
+	// The links the step changed, done[:n]: the one it received on loses
+	// the delivered message, the ones it sent on gain theirs, in the
+	// order Apply takes them. A step sends fewer than maxTouched messages
+	// (or is hashed whole), so they fit.
+	done := &h.done
+	n := 0
 	if a.Kind == ActDeliver {
-		t := link(a.Node, w.Net[a.Slot].From)
+		from := w.Net[a.Slot].From
+		l := sys.parentLink(h, w, a.Node, from)
+		k := h.linkK[l]
 		if sys.Config.Network == FIFO {
-			m *= powPoly(t.k - 1) // the head
+			m *= powPoly(k - 1) // the head
 		}
-		t.h, t.k = t.h-m, t.k-1
+		done[0] = touched{to: a.Node, from: from, old: h.links[l], h: h.linkH[l] - m, k: k - 1}
+		n = 1
 	}
 	for _, snd := range sends {
 		if w.IsDown(snd.to) || w.Separated(a.Node, snd.to) {
 			continue // lost, as effects loses it
 		}
-		t := link(snd.to, a.Node)
+		i := 0
+		for i < n && (done[i].to != snd.to || done[i].from != a.Node) {
+			i++
+		}
+		if i == n {
+			l := sys.parentLink(h, w, snd.to, a.Node)
+			done[i] = touched{to: snd.to, from: a.Node, old: h.links[l], h: h.linkH[l], k: h.linkK[l]}
+			n++
+		}
+		t := &done[i]
 		t.h, t.k = sys.addMsg(t.h, t.k, snd.h)
 	}
-	for _, t := range done {
+	for _, t := range done[:n] {
 		sum += linkPart(t.to, t.from, t.h, t.k) - t.old
 	}
 	return sum
