@@ -27,8 +27,10 @@ const memoBits = 13
 // memoEntry is one memoized step: the key (what the step's result depends
 // on) and the result (what the fingerprint needs of it).
 type memoEntry struct {
-	// The fields a lookup reads first, in the entry's first cache line
-	// (the table is 1.5 MB, beyond a core's L2: a line is a miss).
+	// The first cache line holds what every lookup reads but the key's
+	// bytes, which come in the second (the table is 1.5 MB, beyond a
+	// core's L2: each line is likely a miss, and a pointer to bytes
+	// elsewhere would be one more).
 	hash   uint64 // the key's hash (lookup); 0 when the entry is empty
 	part   uint64 // the node's part after the step (nodePart)
 	timers uint64 // the node's armed timers before the step
@@ -39,11 +41,13 @@ type memoEntry struct {
 	kind  ActionKind
 	peer  NodeID // a delivery's sender
 	timer TimerID
-	state []byte // the node's state's encoding before the step
-	// The second line: the event and the messages sent, in order.
-	msg   []byte // the delivered message's encoding
-	sends []sent
-	input Input
+	// The key's bytes are the node's state's encoding before the step
+	// (stateN bytes) then the event's (eventN): the delivered message's
+	// encoding or the input; in keyIn when they fit, else in keyHeap.
+	stateN, eventN uint16
+	sends          []sent // the messages sent, in order
+	keyIn          [memoKeyInline]byte
+	keyHeap        []byte
 	// What EncodePeeked needs besides: the node's state's encoding and
 	// its armed timers after the step, and the messages sent, their
 	// encodings one after the other (sends[k].end is where the k-th ends).
@@ -51,6 +55,33 @@ type memoEntry struct {
 	tAfter uint64
 	out    []byte
 	_      [8]byte // 192 bytes: an entry starts on a cache line
+}
+
+// memoKeyInline is the room for a key's bytes in the entry itself.
+const memoKeyInline = 40
+
+// key is the entry's key bytes: the state's encoding, then the event's.
+func (e *memoEntry) key() []byte {
+	if n := int(e.stateN) + int(e.eventN); n <= memoKeyInline {
+		return e.keyIn[:n]
+	}
+	return e.keyHeap
+}
+
+// setKey makes kb the entry's key bytes, the state's encoding being its
+// first stateN; it reports false when they are too long to be told by
+// the entry's lengths.
+func (e *memoEntry) setKey(kb []byte, stateN int) bool {
+	if stateN > 1<<16-1 || len(kb)-stateN > 1<<16-1 {
+		return false
+	}
+	e.stateN, e.eventN = uint16(stateN), uint16(len(kb)-stateN)
+	if len(kb) <= memoKeyInline {
+		copy(e.keyIn[:], kb)
+	} else {
+		e.keyHeap = append(e.keyHeap[:0], kb...)
+	}
+	return true
 }
 
 // makeMemo makes an empty memo of 2^bits entries.
@@ -145,17 +176,21 @@ func (sys *System[S, M]) memoAt(ref MemoRef, h *WorldHash, w *World[S, M], a Act
 
 // memoHolds reports whether e is the memo of step a from w.
 func (sys *System[S, M]) memoHolds(e *memoEntry, h *WorldHash, w *World[S, M], a Action) bool {
-	if e.node != a.Node || e.kind != a.Kind || e.timers != w.Timers[a.Node] ||
-		!bytes.Equal(e.state, sys.parentState(h, w, a.Node)) {
+	st := sys.parentState(h, w, a.Node)
+	if e.node != a.Node || e.kind != a.Kind || e.timers != w.Timers[a.Node] || int(e.stateN) != len(st) {
+		return false
+	}
+	k := e.key()
+	if !bytes.Equal(k[:len(st)], st) {
 		return false
 	}
 	switch a.Kind {
 	case ActInput:
-		return e.input == a.Input
+		return string(k[len(st):]) == string(a.Input)
 	case ActFire:
 		return e.timer == a.Timer
 	default:
-		return e.peer == w.Net[a.Slot].From && bytes.Equal(e.msg, sys.parentMsg(h, w, int(a.Slot)))
+		return e.peer == w.Net[a.Slot].From && bytes.Equal(k[len(st):], sys.parentMsg(h, w, int(a.Slot)))
 	}
 }
 
@@ -180,16 +215,23 @@ func (sys *System[S, M]) memoize(e *memoEntry, key uint64, h *WorldHash, w *Worl
 		e.sends = append(e.sends, sent{to: snd.to, h: sys.msgHash(h, &env), end: uint32(len(e.out))})
 	}
 	e.node, e.kind, e.timers = a.Node, a.Kind, w.Timers[a.Node]
-	e.state = append(e.state[:0], sys.parentState(h, w, a.Node)...)
-	e.msg, e.peer, e.timer, e.input = e.msg[:0], 0, 0, ""
+	e.peer, e.timer = 0, 0
+	// (parentState and parentMsg share h's scratch when the world came
+	// without its encoding: each is copied before the other is read.)
+	kb := append(sys.memoKey[:0], sys.parentState(h, w, a.Node)...)
+	stateN := len(kb)
 	switch a.Kind {
 	case ActInput:
-		e.input = a.Input
+		kb = append(kb, a.Input...)
 	case ActFire:
 		e.timer = a.Timer
 	default:
 		e.peer = w.Net[a.Slot].From
-		e.msg = append(e.msg, sys.parentMsg(h, w, int(a.Slot))...)
+		kb = append(kb, sys.parentMsg(h, w, int(a.Slot))...)
+	}
+	sys.memoKey = kb
+	if !e.setKey(kb, stateN) {
+		return false
 	}
 	e.hash = key
 	return true

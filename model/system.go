@@ -47,6 +47,7 @@ type System[S, M any] struct {
 	ka, kb []byte // scratch encodings of messages, for unordered order
 
 	memo      []memoEntry // PeekHash's memo of steps (memo.go), made on first use
+	memoKey   []byte      // memoize's scratch key bytes
 	peeked    uint64      // the key of the memo the last PeekHash used
 	memoShift uint        // a key's entry is memo[key>>memoShift]
 }
