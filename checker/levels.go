@@ -475,6 +475,7 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		if probe { // else the visited set is not read until merge
 			w.r.seen.prefetch(k)
 		}
+		w.recent.prefetch(k)
 	}
 	for j, sc := range x.successors(prefetch, rank, w.term != nil) {
 		nfp := key(sc.fp)
@@ -531,6 +532,10 @@ func newRecentFPs() recentFPs { return make(recentFPs, 1<<recentBits) }
 func (c recentFPs) pair(fp uint64) uint64 {
 	return (fp * 0x9e3779b97f4a7c15) >> (64 - recentBits) &^ 1
 }
+
+// prefetch asks for fp's pair's cache line, which note reads one
+// successor later.
+func (c recentFPs) prefetch(fp uint64) { prefetch(unsafe.Pointer(&c[c.pair(fp)])) }
 
 // note reports whether fp is not in the cache, and puts it there.
 func (c recentFPs) note(fp uint64) bool {
