@@ -91,7 +91,7 @@ func BenchmarkSuccessorMade(b *testing.B) {
 // from the parts and the memo, no world made.
 func BenchmarkSuccessorPeeked(b *testing.B) {
 	successors(b, func(sys *model.System[ra.State, ra.Msg], h *model.WorldHash, w *model.World[ra.State, ra.Msg], a model.Action, _ *model.World[ra.State, ra.Msg]) uint64 {
-		fp, ok := sys.PeekHash(h, w, a)
+		fp, ok := sys.PeekHash(h, w, &a)
 		if !ok {
 			b.Fatal("the memo does not serve a step of RA")
 		}

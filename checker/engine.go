@@ -640,7 +640,7 @@ func (x *expander[S, M]) step(i int) uint64 {
 	x.acted[x.k] = i
 	a := &x.acts[i]
 	if x.sym == nil {
-		if fp, ok := x.sys.PeekHash(&x.hash, &x.cur, *a); ok {
+		if fp, ok := x.sys.PeekHash(&x.hash, &x.cur, a); ok {
 			x.lazy[x.k], x.memo[x.k] = true, x.sys.Peeked()
 			return fp
 		}
@@ -681,7 +681,7 @@ func (x *expander[S, M]) encodeOf(k int) []byte {
 		return x.reps[k]
 	}
 	if x.lazy[k] { // spliced from the parent's encoding and the memo's
-		x.buf = x.sys.EncodePeeked(x.buf[:0], &x.hash, &x.cur, x.acts[x.acted[k]], x.memo[k])
+		x.buf = x.sys.EncodePeeked(x.buf[:0], &x.hash, &x.cur, &x.acts[x.acted[k]], x.memo[k])
 		return x.buf
 	}
 	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.acts[x.acted[k]], &x.succ[k])

@@ -86,10 +86,10 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 		enc := c.sys.Encode(nil, it.w)
 		c.sys.LoadFP(&h, it.w, c.sys.HashWorld(it.w), enc, c.sys.DecodeSpans(enc, &scratch, nil))
 		for _, a := range acts {
-			peek, peeked := c.sys.PeekHash(&h, it.w, a)
+			peek, peeked := c.sys.PeekHash(&h, it.w, &a)
 			var spliced []byte
 			if peeked {
-				spliced = c.sys.EncodePeeked(nil, &h, it.w, a, c.sys.Peeked())
+				spliced = c.sys.EncodePeeked(nil, &h, it.w, &a, c.sys.Peeked())
 			}
 			next := &model.World[S, M]{}
 			c.sys.Apply(it.w, a, next)

@@ -434,7 +434,7 @@ func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *
 	if a.Kind == ActDeliver {
 		m = sys.parentMsgHash(h, w, int(a.Slot))
 	}
-	sum := sys.stepSum(h, w, a, part, m, h.sent)
+	sum := sys.stepSum(h, w, &a, part, m, h.sent)
 	if sys.Config.Ordering || sys.Config.History {
 		sum += sys.restPart(h, next) - sys.restPartOf(h, w)
 	}
@@ -455,7 +455,7 @@ type sent struct {
 // link, and sends the messages sent, in their order, those to a crashed
 // node or across the partition being lost (a protocol step changes
 // neither).
-func (sys *System[S, M]) stepSum(h *WorldHash, w *World[S, M], a Action, part, m uint64, sends []sent) uint64 {
+func (sys *System[S, M]) stepSum(h *WorldHash, w *World[S, M], a *Action, part, m uint64, sends []sent) uint64 {
 	sum := h.sum - sys.nodePartOf(h, w, a.Node) + part
 	// The links the step changed, done[:n]: the one it received on loses
 	// the delivered message, the ones it sent on gain theirs, in the

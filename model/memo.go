@@ -98,7 +98,7 @@ func (sys *System[S, M]) makeMemo(bits uint) {
 // node and links; a step that sends on too many links): Apply and
 // StepHash must make those. It leaves the system's scratch output (LastOut)
 // unspecified.
-func (sys *System[S, M]) PeekHash(h *WorldHash, w *World[S, M], a Action) (uint64, bool) {
+func (sys *System[S, M]) PeekHash(h *WorldHash, w *World[S, M], a *Action) (uint64, bool) {
 	// (One function: split in two, the lookup and the sum, it took a
 	// sixth more time on RA N=4.)
 	if sys.Config.Ordering || sys.Config.History {
@@ -165,7 +165,7 @@ func (sys *System[S, M]) SetMemoTag(ref MemoRef, tag uint64) {
 
 // memoAt returns the memo named ref of step a from w, the world h was
 // loaded with: memoized again if another step has taken its place since.
-func (sys *System[S, M]) memoAt(ref MemoRef, h *WorldHash, w *World[S, M], a Action) *memoEntry {
+func (sys *System[S, M]) memoAt(ref MemoRef, h *WorldHash, w *World[S, M], a *Action) *memoEntry {
 	key := uint64(ref)
 	e := &sys.memo[key>>sys.memoShift]
 	if e.hash != key || !sys.memoHolds(e, h, w, a) {
@@ -175,7 +175,7 @@ func (sys *System[S, M]) memoAt(ref MemoRef, h *WorldHash, w *World[S, M], a Act
 }
 
 // memoHolds reports whether e is the memo of step a from w.
-func (sys *System[S, M]) memoHolds(e *memoEntry, h *WorldHash, w *World[S, M], a Action) bool {
+func (sys *System[S, M]) memoHolds(e *memoEntry, h *WorldHash, w *World[S, M], a *Action) bool {
 	st := sys.parentState(h, w, a.Node)
 	if e.node != a.Node || e.kind != a.Kind || e.timers != w.Timers[a.Node] || int(e.stateN) != len(st) {
 		return false
@@ -197,14 +197,14 @@ func (sys *System[S, M]) memoHolds(e *memoEntry, h *WorldHash, w *World[S, M], a
 // memoize makes e, whose key hashes to key, the memo of step a from w, by
 // taking the step; it reports false, leaving e empty, when the step sends
 // on too many links to be hashed by its parts.
-func (sys *System[S, M]) memoize(e *memoEntry, key uint64, h *WorldHash, w *World[S, M], a Action) bool {
+func (sys *System[S, M]) memoize(e *memoEntry, key uint64, h *WorldHash, w *World[S, M], a *Action) bool {
 	e.hash, e.tag = 0, 0
 	sys.out.Reset()
-	s := sys.P.Step(a.Node, w.Nodes[a.Node], sys.event(w, a), &sys.out)
+	s := sys.P.Step(a.Node, w.Nodes[a.Node], sys.event(w, *a), &sys.out)
 	if len(sys.out.sends) >= maxTouched {
 		return false
 	}
-	t := armedAtStep(w.Timers[a.Node], a)
+	t := armedAtStep(w.Timers[a.Node], *a)
 	e.after = sys.codec.AppendState(e.after[:0], s)
 	e.tAfter = sys.timersAfter(t)
 	e.part = nodePart(a.Node, e.after, e.tAfter)

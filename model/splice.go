@@ -10,7 +10,7 @@ import "bytes"
 // state and the messages it sends are the memo's encodings, the rest is
 // copied from the parent's encoding, and the new messages are put in
 // their canonical places among the parent's (as insert puts them).
-func (sys *System[S, M]) EncodePeeked(b []byte, h *WorldHash, w *World[S, M], a Action, ref MemoRef) []byte {
+func (sys *System[S, M]) EncodePeeked(b []byte, h *WorldHash, w *World[S, M], a *Action, ref MemoRef) []byte {
 	e := sys.memoAt(ref, h, w, a)
 	enc, spans, n := h.enc, h.spans, sys.n
 	// The nodes, a.Node's new.
@@ -51,7 +51,7 @@ func (sys *System[S, M]) EncodePeeked(b []byte, h *WorldHash, w *World[S, M], a 
 // lost, each after the messages of its link on a FIFO network, in order
 // of encoding on an unordered one (protocol messages before application
 // ones), as insert puts them one by one.
-func (sys *System[S, M]) spliceNet(b []byte, h *WorldHash, w *World[S, M], a Action, e *memoEntry) []byte {
+func (sys *System[S, M]) spliceNet(b []byte, h *WorldHash, w *World[S, M], a *Action, e *memoEntry) []byte {
 	// The messages sent that arrive, in the order insert leaves them:
 	// by receiver (they all come from a.Node), in sending order within
 	// one link, or in order of encoding on an unordered network.

@@ -93,7 +93,7 @@ func TestPeekAndSpliceMatchApply(t *testing.T) {
 			fps := make([]uint64, len(acts))
 			oks := make([]bool, len(acts))
 			for i, a := range acts {
-				fps[i], oks[i] = sys.PeekHash(&h, &back, a)
+				fps[i], oks[i] = sys.PeekHash(&h, &back, &a)
 				refs[i] = sys.Peeked()
 			}
 			for i, a := range acts {
@@ -102,7 +102,7 @@ func TestPeekAndSpliceMatchApply(t *testing.T) {
 				}
 				sys.Apply(&back, a, next)
 				require.Equal(rt, sys.HashWorld(next), fps[i], "%s", sys.FormatAction(&back, a))
-				require.Equal(rt, sys.Encode(nil, next), sys.EncodePeeked(nil, &h, &back, a, refs[i]), "%s", sys.FormatAction(&back, a))
+				require.Equal(rt, sys.Encode(nil, next), sys.EncodePeeked(nil, &h, &back, &a, refs[i]), "%s", sys.FormatAction(&back, a))
 			}
 			a := acts[rapid.IntRange(0, len(acts)-1).Draw(rt, "action")]
 			sys.Apply(w, a, next)
@@ -126,7 +126,7 @@ func TestMemoTagGoesWithItsStep(t *testing.T) {
 	acts := sys.Actions(&back, nil)
 	require.GreaterOrEqual(t, len(acts), 2)
 	peek := func(a model.Action) model.MemoRef {
-		_, ok := sys.PeekHash(&h, &back, a)
+		_, ok := sys.PeekHash(&h, &back, &a)
 		require.True(t, ok)
 		return sys.Peeked()
 	}

@@ -55,10 +55,10 @@ func TestEncodingRoundTrips(t *testing.T) {
 			var h, whole model.WorldHash
 			sys.LoadFP(&h, &back, sys.HashWorld(&back), enc, spans)
 			sys.LoadHash(&whole, &back, nil, nil)
-			peek, peeked := sys.PeekHash(&h, &back, a)
+			peek, peeked := sys.PeekHash(&h, &back, &a)
 			ref := sys.Peeked()
-			again, _ := sys.PeekHash(&h, &back, a)
-			viaWhole, _ := sys.PeekHash(&whole, &back, a)
+			again, _ := sys.PeekHash(&h, &back, &a)
+			viaWhole, _ := sys.PeekHash(&whole, &back, &a)
 			sys.Apply(&back, a, next)
 			want := sys.HashWorld(next)
 			require.Equal(rt, want, sys.StepHash(&h, &back, a, next), "%s", sys.FormatAction(w, a))
@@ -66,7 +66,7 @@ func TestEncodingRoundTrips(t *testing.T) {
 			require.Equal(rt, protocolStep && !cfg.Ordering && !cfg.History, peeked, "%s", sys.FormatAction(w, a))
 			if peeked {
 				// So is the successor's encoding, made from the memo.
-				require.Equal(rt, sys.Encode(nil, next), sys.EncodePeeked(nil, &h, &back, a, ref), "%s", sys.FormatAction(w, a))
+				require.Equal(rt, sys.Encode(nil, next), sys.EncodePeeked(nil, &h, &back, &a, ref), "%s", sys.FormatAction(w, a))
 				require.Equal(rt, want, peek, "%s", sys.FormatAction(w, a))
 				require.Equal(rt, want, again, "%s", sys.FormatAction(w, a))
 				require.Equal(rt, want, viaWhole, "%s", sys.FormatAction(w, a))
