@@ -14,8 +14,9 @@ import (
 // exploreLevels is BFS without the state graph on several workers, one
 // level at a time, in three phases:
 //
-//  1. expand: the workers take the level's states in chunks, judge them
-//     and make their successors; a successor is noted as a record
+//  1. expand: the workers take the level's states in chunks, each a run
+//     of consecutive chunks and then halves of the others' runs
+//     (chunkRanges), judge them and make their successors; a successor is noted as a record
 //     (fingerprint, key, where its encoding is), the key being the
 //     position of the state that made it and the index of the action, and
 //     its encoding is kept in the worker's arena, unless the worker
@@ -82,6 +83,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 
 		lv.ahead.Store(chunkRecBytes(ws))
 		lv.workers = len(ws)
+		lv.chunks = newChunkRanges(len(level.chunks), len(ws))
 		lv.probe = r.probeEarly
 		// A stop before the new states go into the visited set keeps
 		// nothing of this level: the checkpoint is the state at its start.
@@ -95,6 +97,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		}
 		for _, w := range ws {
 			clear(w.recent)
+			w.runs = w.runs[:0]
 		}
 		stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) })
 		if stop == "" && lv.why != "" { // another worker reached the memory bound
@@ -253,14 +256,14 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 
 // levelRun is what the workers share while they expand one level.
 type levelRun struct {
-	level     *levelBuf
-	depth     int
-	base      uint64
-	nextChunk atomic.Int64
-	cut       atomic.Uint64 // the first violation's index, when the search stops at it
-	stop      atomic.Bool   // a bound was reached, or a cycle may exist
-	cyclic    atomic.Bool
-	outdeg    []uint32 // state index -> actions taken from it
+	level  *levelBuf
+	depth  int
+	base   uint64
+	chunks chunkRanges   // the chunks not yet taken, by worker
+	cut    atomic.Uint64 // the first violation's index, when the search stops at it
+	stop   atomic.Bool   // a bound was reached, or a cycle may exist
+	cyclic atomic.Bool
+	outdeg []uint32 // state index -> actions taken from it
 	// held is the memory held besides the visited set and the workers'
 	// buffers (bufferBytes, which buffers returns): the level and its
 	// arrays; regenBase what regenerate holds besides the workers'
@@ -282,15 +285,20 @@ type levelRun struct {
 
 // levelWorker is one worker's share of a level.
 type levelWorker[S, M any] struct {
-	r     *run[S, M]
-	idx   uint64 // the worker's index, in the records' references
-	x     *expander[S, M]
-	recs  [numShards][]rec // successors not yet visited, by shard
-	arena arena            // their encodings
+	r    *run[S, M]
+	idx  uint64 // the worker's index, in the records' references
+	x    *expander[S, M]
+	recs [numShards][]rec // successors not yet visited, by shard
+	// runs marks where each run of chunks after the worker's first (one
+	// it stole, chunkRanges.take) begins in recs: the records of a run
+	// are in key order, those of two runs need not be.
+	runs  [][numShards]int
+	arena arena // their encodings
 	// recent holds the fingerprints of the worker's last records of the
 	// level: a successor found there is not recorded again. The worker
-	// takes the level's chunks in order, so the first record it makes of
-	// a fingerprint is its first discovery, the one merge keeps of its
+	// takes the chunks of a run in order, and forgets them all when it
+	// begins another, so the first record it makes of a fingerprint in a
+	// run is the run's first discovery, the one merge keeps of its
 	// records.
 	recent recentFPs
 
@@ -304,7 +312,7 @@ type levelWorker[S, M any] struct {
 	premK []uint64
 
 	fresh []freshSeg // merge: the new states of the shards the worker merged
-	pos   []int      // merge: the next record of each worker's
+	lists [][]rec    // merge: the records of each run not yet taken
 	// probed and found count the visited-set probes of the level and
 	// those that found the state (see levelRun.probe).
 	probed, found uint64
@@ -382,9 +390,12 @@ func runWorkers[S, M any](ws []*levelWorker[S, M], f func(w *levelWorker[S, M], 
 // bounds between chunks and returns the one reached.
 func (w *levelWorker[S, M]) expand(lv *levelRun, main bool) string {
 	for !lv.stop.Load() {
-		c := int(lv.nextChunk.Add(1) - 1)
-		if c >= len(lv.level.chunks) {
+		c, stolen := lv.chunks.take(int(w.idx))
+		if c < 0 {
 			return ""
+		}
+		if stolen {
+			w.beginRun()
 		}
 		k := lv.level.starts[c]
 		b, err := lv.level.chunk(c, &w.readBuf)
@@ -404,13 +415,27 @@ func (w *levelWorker[S, M]) expand(lv *levelRun, main bool) string {
 		}
 		if main {
 			// The queue: the level's states not yet taken.
-			if stop := w.r.poll(int(lv.level.n-lv.level.starts[c]), lv.held+lv.buffers(), lv.ahead.Load()); stop != "" {
+			left := lv.chunks.left(lv.level.starts, lv.level.n)
+			if stop := w.r.poll(int(left), lv.held+lv.buffers(), lv.ahead.Load()); stop != "" {
 				lv.stop.Store(true)
 				return stop
 			}
 		}
 	}
 	return ""
+}
+
+// beginRun marks where the records of a run of chunks the worker stole
+// begin, and empties its cache of recent records: the run may lie below
+// the chunks it took before, and a record made there must not be dropped
+// for one made of the same state at a larger key.
+func (w *levelWorker[S, M]) beginRun() {
+	var at [numShards]int
+	for s := range w.recs {
+		at[s] = len(w.recs[s])
+	}
+	w.runs = append(w.runs, at)
+	clear(w.recent)
 }
 
 // overAfterState checks the memory bound after the worker expanded a state
@@ -619,15 +644,11 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 	// Room for every record: fresh never grows (and copies) while it is
 	// filled.
 	fresh := make([]rec, 0, n)
-	// Each worker's records are in key order (it takes the level's
-	// chunks in order): merged in key order, the first record of a
-	// fingerprint is its first discovery, and the shard's new states
+	// The records of each run of chunks are in key order (a worker takes
+	// a run's chunks in order): merged in key order, the first record of
+	// a fingerprint is its first discovery, and the shard's new states
 	// come out in the order a one-worker search inserts them.
-	if cap(w.pos) < len(ws) {
-		w.pos = make([]int, len(ws))
-	}
-	w.pos = w.pos[:len(ws)]
-	clear(w.pos)
+	w.lists = shardRuns(ws, s, w.lists[:0])
 	// A table larger than the cache misses it on most probes: the
 	// records are taken a batch at a time, their slots prefetched
 	// first, so that the misses overlap.
@@ -635,12 +656,12 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 	for more := true; more; {
 		b := 0
 		for ; b < len(batch); b++ {
-			o, rc, ok := nextRec(ws, s, w.pos)
+			o, rc, ok := nextRec(w.lists)
 			if !ok || rc.key>>16 >= limit {
 				more = false
 				break
 			}
-			w.pos[o]++
+			w.lists[o] = w.lists[o][1:]
 			batch[b] = rc
 			if !insert || lookup && sampled(rc.fp) {
 				prefetch(unsafe.Pointer(&table[dedupSlot(rc.fp, mask)]))
@@ -832,13 +853,27 @@ func freshBytes(fresh []freshSeg) uint64 {
 	return b
 }
 
-// nextRec returns the record of shard s with the smallest key among the
-// workers' next ones (pos), and whose it is; ok is false when every
-// worker's records of the shard are taken.
-func nextRec[S, M any](ws []*levelWorker[S, M], s int, pos []int) (o int, r rec, ok bool) {
-	for i, w := range ws {
-		if p := pos[i]; p < len(w.recs[s]) && (!ok || w.recs[s][p].key < r.key) {
-			o, r, ok = i, w.recs[s][p], true
+// shardRuns appends to lists the records of shard s, one list per run
+// of chunks of each worker (levelWorker.runs), each in key order.
+func shardRuns[S, M any](ws []*levelWorker[S, M], s int, lists [][]rec) [][]rec {
+	for _, w := range ws {
+		recs, from := w.recs[s], 0
+		for _, at := range w.runs {
+			lists = append(lists, recs[from:at[s]])
+			from = at[s]
+		}
+		lists = append(lists, recs[from:])
+	}
+	return lists
+}
+
+// nextRec returns the record with the smallest key among the lists'
+// first ones, and the index of its list; ok is false when every list is
+// empty.
+func nextRec(lists [][]rec) (o int, r rec, ok bool) {
+	for i, l := range lists {
+		if len(l) > 0 && (!ok || l[0].key < r.key) {
+			o, r, ok = i, l[0], true
 		}
 	}
 	return o, r, ok
