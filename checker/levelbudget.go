@@ -18,9 +18,25 @@ import "strings"
 // outputs are read through the counters their workers keep; the scratch
 // only grows in merge, when nobody polls.
 func bufferBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
+	return scratchBytes(ws) + grownBytes(ws)
+}
+
+// scratchBytes is the memory of the workers' caches of recent records and
+// merge scratch.
+func scratchBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 	var b uint64
 	for _, w := range ws {
-		b += w.recBytes.Load() + w.outBytes.Load() + freshBytes(w.fresh) + uint64(cap(w.dedup)+len(w.recent))*8
+		b += freshBytes(w.fresh) + uint64(cap(w.dedup)+len(w.recent))*8
+	}
+	return b
+}
+
+// grownBytes is the memory of the workers' records, arenas and outputs,
+// read through the counters their workers keep.
+func grownBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
+	var b uint64
+	for _, w := range ws {
+		b += w.recBytes.Load() + w.outBytes.Load()
 	}
 	return b
 }

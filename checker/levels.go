@@ -79,7 +79,10 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			lv.held += uint64(len(ws)) * levelChunk
 		}
 		lv.seenBytes = seen.bytes()
-		lv.buffers = func() uint64 { return bufferBytes(ws) }
+		// The workers' scratch does not change while they expand: its
+		// memory is counted once, and the polls read only what grows.
+		scratch := scratchBytes(ws)
+		lv.buffers = func() uint64 { return scratch + grownBytes(ws) }
 
 		lv.ahead.Store(chunkRecBytes(ws))
 		lv.workers = len(ws)
@@ -324,11 +327,21 @@ type levelWorker[S, M any] struct {
 	readBuf []byte
 	readers []arenaReader
 
-	// The memory of recs, the arena and out, kept by the worker as they
-	// grow and read by the one that polls; the most one state's
-	// expansion added to them.
+	// maxGrowth is the most one state's expansion added to the records
+	// and the arena.
+	maxGrowth uint64
+	workerBytes
+}
+
+// workerBytes is the memory of a worker's records, arena and output
+// (recs, arena, out), kept by the worker as they grow and read by the
+// others after each state they expand (overAfterState): on a cache line
+// of its own, so that those reads do not take the line from the worker
+// each time it writes a field near it.
+type workerBytes struct {
+	_                  [64]byte
 	recBytes, outBytes atomic.Uint64
-	maxGrowth          uint64
+	_                  [48]byte
 }
 
 // rec is a successor: its key (fingerprint), the key of its discovery,
@@ -449,7 +462,9 @@ func (w *levelWorker[S, M]) overAfterState(lv *levelRun, grew uint64) bool {
 	if opts.MaxMemory == 0 {
 		return false
 	}
-	w.maxGrowth = max(w.maxGrowth, grew)
+	if grew > w.maxGrowth {
+		w.maxGrowth = grew
+	}
 	margin := uint64(lv.workers) * 2 * max(w.maxGrowth, 4<<10)
 	if !over(opts, lv.seenBytes+lv.held+lv.buffers()+margin) {
 		return false
