@@ -119,8 +119,9 @@ func TestReduceMergesRunsByKey(t *testing.T) {
 // earlier run is recorded again in the new one.
 func TestBeginRunForgetsRecentRecords(t *testing.T) {
 	w := &levelWorker[struct{}, struct{}]{recent: newRecentFPs()}
-	require.True(t, w.recent.note(42))
-	require.False(t, w.recent.note(42))
+	require.False(t, w.recent.has(42))
+	w.recent.put(42)
+	require.True(t, w.recent.has(42))
 	w.beginRun()
-	require.True(t, w.recent.note(42))
+	require.False(t, w.recent.has(42))
 }

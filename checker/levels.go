@@ -520,8 +520,12 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	for j, sc := range x.successors(prefetch, rank, w.term != nil) {
 		nfp := key(sc.fp)
 		x.countStep(w.cov, x.acts[j], sc.at)
+		// A state the worker recorded lately in the level is not visited
+		// (the visited set does not change while the level is expanded):
+		// it is neither probed nor recorded again.
+		recorded := w.recent.has(nfp)
 		old := false
-		if probe {
+		if probe && !recorded {
 			old = w.r.seen.has(nfp)
 			w.probed++
 			if old {
@@ -533,7 +537,8 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 			lv.stop.Store(true)
 			return
 		}
-		if !old && w.recent.note(nfp) {
+		if !old && !recorded {
+			w.recent.put(nfp)
 			s := nfp >> (64 - shardBits)
 			c := cap(w.recs[s])
 			ref, grew, err := w.arena.add(x.encodeOf(sc.at))
@@ -550,7 +555,9 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 }
 
 // recentFPs is a worker's memory of the fingerprints it recorded last in
-// the level: a successor found there is not recorded again. It is a
+// the level: a successor found there is neither looked up in the visited
+// set (it was not there: the set does not change while the level is
+// expanded) nor recorded again. It is a
 // cache, not a set: pairs of slots, a fingerprint going into its pair's
 // first slot and pushing the one there to the second; one pushed out of
 // both is forgotten, and the worker records its next discovery again,
@@ -573,19 +580,21 @@ func (c recentFPs) pair(fp uint64) uint64 {
 	return (fp * 0x9e3779b97f4a7c15) >> (64 - recentBits) &^ 1
 }
 
-// prefetch asks for fp's pair's cache line, which note reads one
+// prefetch asks for fp's pair's cache line, which has reads one
 // successor later.
 func (c recentFPs) prefetch(fp uint64) { prefetch(unsafe.Pointer(&c[c.pair(fp)])) }
 
-// note reports whether fp is not in the cache, and puts it there.
-func (c recentFPs) note(fp uint64) bool {
+// has reports whether fp is in the cache.
+func (c recentFPs) has(fp uint64) bool {
 	i := c.pair(fp)
-	a := c[i]
-	if a == fp || c[i+1] == fp {
-		return false
-	}
-	c[i], c[i+1] = fp, a
-	return true
+	return c[i] == fp || c[i+1] == fp
+}
+
+// put puts fp, not in the cache, into its pair's first slot, pushing the
+// one there to the second.
+func (c recentFPs) put(fp uint64) {
+	i := c.pair(fp)
+	c[i], c[i+1] = fp, c[i]
 }
 
 // merge is phase 2's first half: the new states of the level, one record
