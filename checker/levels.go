@@ -16,13 +16,13 @@ import (
 //
 //  1. expand: the workers take the level's states in chunks, each a run
 //     of consecutive chunks and then halves of the others' runs
-//     (chunkRanges), judge them and make their successors; a successor is noted as a record
-//     (fingerprint, key, where its encoding is), the key being the
-//     position of the state that made it and the index of the action, and
-//     its encoding is kept in the worker's arena, unless the worker
-//     recorded it lately in the level (recentFPs) or (where the last
-//     level showed that worth it, levelRun.probe) finds it in the visited
-//     set;
+//     (chunkRanges), judge them and make their successors; a successor
+//     is noted as a record (fingerprint, key, where its encoding is), the
+//     key being the position of the state that made it and the index of
+//     the action, and its encoding is kept in the worker's arena, unless
+//     the worker recorded it lately in the level (recentFPs) or (where
+//     the last level showed that worth it, levelRun.probe) finds it in
+//     the visited set;
 //  2. merge: shard by shard, the records are reduced to one per
 //     fingerprint, the one of the smallest key, those of visited states
 //     are dropped, and the new states go into the visited set;
