@@ -351,7 +351,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				// Inside the expansion, since one state may have thousands
 				// of large successors; the frontier may take another chunk
 				// before the next poll.
-				if b := r.poll(fr.size(), fr.bytes(), chunkSize); b != "" && stop == "" {
+				if b := r.poll(fr.size(), fr.bytes()+uint64(len(recent))*8, chunkSize); b != "" && stop == "" {
 					stop = b
 					if r.ckpt == nil {
 						break
