@@ -265,14 +265,10 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	}
 
 	mark := uint64(pollBytes) // poll when the frontier holds this much
-	// recent holds fingerprints of the successors probed lately, all of
-	// them in the visited set since: one found there is not probed
-	// again. Most successors are states made a little before (on RA N=4
-	// R=1, 6.2 M of 7.7 M are repeats), which this cache, a fraction of
-	// the core's, mostly holds, and the visited set, tens of megabytes,
-	// mostly does not. Made once the search has grown (a small search
-	// needs no cache), and not when a liveness check needs the number of
-	// each successor found.
+	// recent holds the fingerprints of the successors probed lately
+	// (recentFPs; on RA N=4 R=1, 6.2 M of 7.7 M successors are repeats).
+	// Made once the search has grown (a small search needs no cache), and
+	// not when a liveness check needs the number of each successor found.
 	var recent recentFPs
 	prefetch := seen.prefetch
 	var stop string // the bound a poll reached
