@@ -472,7 +472,11 @@ func (sys *System[S, M]) stepSum(h *WorldHash, w *World[S, M], a *Action, part, 
 		if sys.Config.Network == FIFO {
 			m *= powPoly(k - 1) // the head
 		}
-		done[0] = touched{to: a.Node, from: from, old: h.links[l], h: h.linkH[l] - m, k: k - 1}
+		// (Field by field: a composite literal is built on the stack and
+		// copied in 16-byte moves that cannot forward from its narrower
+		// stores, a stall on every delivery.)
+		t := &done[0]
+		t.to, t.from, t.old, t.h, t.k = a.Node, from, h.links[l], h.linkH[l]-m, k-1
 		n = 1
 	}
 	for _, snd := range sends {
@@ -485,13 +489,15 @@ func (sys *System[S, M]) stepSum(h *WorldHash, w *World[S, M], a *Action, part, 
 		}
 		if i == n {
 			l := sys.parentLink(h, w, snd.to, a.Node)
-			done[i] = touched{to: snd.to, from: a.Node, old: h.links[l], h: h.linkH[l], k: h.linkK[l]}
+			t := &done[i]
+			t.to, t.from, t.old, t.h, t.k = snd.to, a.Node, h.links[l], h.linkH[l], h.linkK[l]
 			n++
 		}
 		t := &done[i]
 		t.h, t.k = sys.addMsg(t.h, t.k, snd.h)
 	}
-	for _, t := range done[:n] {
+	for i := range done[:n] {
+		t := &done[i]
 		sum += linkPart(t.to, t.from, t.h, t.k) - t.old
 	}
 	return sum
