@@ -18,6 +18,11 @@
 #   LONG=1 bench/spin-compare.sh       + RA N=4 R=2 (54 M states)
 #   ONLY=regex bench/spin-compare.sh   only the rows whose id matches
 #   MODES="full hc4" ...               only these pan modes (default: full hc4 coll)
+#   REPEAT=3 bench/spin-compare.sh     each command run 3 times, the runs of a row
+#                                      taken in turn (pan modes, cc 1, cc all, again),
+#                                      so that a slow phase of the machine falls on
+#                                      every column; prints the median wall time and
+#                                      the largest RSS of each (default: 1)
 #
 # SPIN's models are ../shared/bench/spin/models (SPIN=dir overrides); the
 # pan flags are those of its run.sh (NOREDUCE: no partial-order reduction,
@@ -33,6 +38,7 @@ TLIM=${TLIM:-120}
 LONG=${LONG:-0}
 ONLY=${ONLY:-.}
 MODES=${MODES:-full hc4 coll}
+REPEAT=${REPEAT:-1}
 OUT=${OUT:-$ROOT/bench/results}
 CORES=$(nproc)
 
@@ -66,6 +72,12 @@ timed() {
   tail -n 1 "$log.time" | awk '{printf "%s %.0f\n", $1, $2/1024}' # after any "exited with non-zero status" line
 }
 
+# median X...: the median of the numbers, to two decimals; largest X...:
+# the largest.
+median() { python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
+largest() { python3 -c 'import sys; print(max(map(int, sys.argv[1:])))' "$@"; }
+
+[ "$REPEAT" -gt 1 ] && echo "(each figure: the median wall time and the largest RSS of $REPEAT runs taken in turn)"
 printf '%-11s %12s' id states
 for m in $MODES; do printf ' | pan %-4s s    MB' "$m"; done
 printf ' | cc 1 s    MB  B/st | cc %d s    MB | cc1/HC4  cc%d/HC4  cc%d/cc1\n' "$CORES" "$CORES" "$CORES"
@@ -78,15 +90,29 @@ for r in "${rows[@]}"; do
   sst=""; hc4=""
   for m in $MODES; do
     ( cd "$d" && gcc -O2 -w -DSAFETY -DNOREDUCE ${modeflags[$m]} -DMEMLIM=20000 -o "pan-$m" pan.c )
-    read -r wall rss < <(timed "$d" "pan-$m.log" timeout -s INT "$TLIM" "./pan-$m" $panargs)
+  done
+  # Each command's wall times and RSSes, REPEAT of each, taken in turn.
+  declare -A walls=() rsses=()
+  for ((k = 0; k < REPEAT; k++)); do
+    for m in $MODES; do
+      read -r wall rss < <(timed "$d" "pan-$m.log" timeout -s INT "$TLIM" "./pan-$m" $panargs)
+      walls[$m]+=" $wall"; rsses[$m]+=" $rss"
+    done
+    read -r wall rss < <(timed "$d" cc1.json env GOMAXPROCS=1 "$OUT/coordcheck" check $ccargs -liveness=false -workers 1 -json)
+    walls[cc1]+=" $wall"; rsses[cc1]+=" $rss"
+    read -r wall rss < <(timed "$d" ccn.json "$OUT/coordcheck" check $ccargs -liveness=false -workers "$CORES" -json)
+    walls[ccn]+=" $wall"; rsses[ccn]+=" $rss"
+  done
+  for m in $MODES; do
     st=$(awk '/states, stored/{print $1; exit}' "$d/pan-$m.log")
     [ -n "$sst" ] || sst=$st
     if [ "$st" != "$sst" ]; then echo "$id: pan $m stored $st states, not $sst (hash compaction loses states to collisions)" >&2; fi
+    wall=$(median ${walls[$m]}); rss=$(largest ${rsses[$m]})
     [ "$m" = hc4 ] && hc4=$wall
     line+=$(printf ' | %9s %6s' "$wall" "$rss")
   done
-  read -r w1 rss1 < <(timed "$d" cc1.json env GOMAXPROCS=1 "$OUT/coordcheck" check $ccargs -liveness=false -workers 1 -json)
-  read -r wn rssn < <(timed "$d" ccn.json "$OUT/coordcheck" check $ccargs -liveness=false -workers "$CORES" -json)
+  w1=$(median ${walls[cc1]}); rss1=$(largest ${rsses[cc1]})
+  wn=$(median ${walls[ccn]}); rssn=$(largest ${rsses[ccn]})
   read -r cst bps < <(python3 -c '
 import json,sys
 r=json.load(open(sys.argv[1]))
