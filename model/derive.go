@@ -189,8 +189,9 @@ func (o *op) appendMap(b []byte, ptr unsafe.Pointer) []byte {
 	return b
 }
 
-// read sets the value at base, which must be its type's zero value, to
-// the one encoded at the start of b, and returns the rest of b. Like
+// read sets the value at base, whatever it held, to the one encoded at
+// the start of b (every field but blank ones is written), and returns
+// the rest of b. Like
 // every codec's Read, it trusts b and panics on bytes that are not an
 // encoding (model.DecodeState turns that into an error).
 func (p *plan) read(b []byte, base unsafe.Pointer) []byte {
@@ -241,11 +242,12 @@ func (p *plan) read(b []byte, base unsafe.Pointer) []byte {
 	return b
 }
 
-// readSlice reads a slice written by append into the (nil) slice at ptr.
+// readSlice reads a slice written by append into the slice at ptr.
 func (o *op) readSlice(b []byte, ptr unsafe.Pointer) []byte {
 	v, b := ReadUvarint(b)
 	if v == 0 {
-		return b // nil: equal to empty, and it encodes alike
+		*(*[]byte)(ptr) = nil // equal to empty, and it encodes alike
+		return b
 	}
 	// Every element of a type with operations takes a byte at least: a
 	// longer length is not an encoding.
@@ -289,11 +291,12 @@ func (p *plan) readN(b []byte, base unsafe.Pointer, n int) []byte {
 	return b
 }
 
-// readMap reads a map written by appendMap into the (nil) map at ptr.
+// readMap reads a map written by appendMap into the map at ptr.
 func (o *op) readMap(b []byte, ptr unsafe.Pointer) []byte {
 	v, b := ReadUvarint(b)
 	if v == 0 {
-		return b // nil: equal to empty, and it encodes alike
+		*(*unsafe.Pointer)(ptr) = nil // equal to empty, and it encodes alike
+		return b
 	}
 	if v > uint64(len(b)) {
 		panic(fmt.Sprintf("map of %d entries in %d bytes", v, len(b)))

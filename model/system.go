@@ -34,12 +34,15 @@ type System[S, M any] struct {
 	Config Config
 	n      int
 	codec  Codec[S, M] // CodecOf(P)
-	waiter Waiter[S]
-	guard  TimerGuard[S, M] // nil unless timers are perfect
-	rest   Restarter[S, M]
-	ranked Ranked[S, M]
-	app    AppCarrier[S, M]
-	faulty bool // Config.Faults.Any()
+	// The derived plans of the states and the messages, when codec
+	// derives them: decode reads into the world in place with them.
+	statePlan, msgPlan *plan
+	waiter             Waiter[S]
+	guard              TimerGuard[S, M] // nil unless timers are perfect
+	rest               Restarter[S, M]
+	ranked             Ranked[S, M]
+	app                AppCarrier[S, M]
+	faulty             bool // Config.Faults.Any()
 
 	out    Out[M]
 	whole  WorldHash // HashWorld's scratch
@@ -90,6 +93,9 @@ func newSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
 		cfg.RequestInput = "request"
 	}
 	sys := &System[S, M]{P: p, Config: cfg, n: n, faulty: cfg.Faults.Any(), codec: mustCodecOf(p)}
+	if c, ok := sys.codec.(*codec[S, M]); ok {
+		sys.statePlan, sys.msgPlan = c.sp, c.mp
+	}
 	sys.waiter, _ = p.(Waiter[S])
 	sys.rest, _ = p.(Restarter[S, M])
 	sys.ranked, _ = p.(Ranked[S, M])
