@@ -15,12 +15,12 @@ type Group struct {
 // Nodes is N.
 func (g Group) Nodes() int { return g.N }
 
-// Base is a multicast protocol's Group with the derived codec of its
-// state S and messages M, and the initial state of most: the zero state,
-// nothing multicast, nothing delivered. A protocol embeds it.
+// Base is a multicast protocol's Group and the initial state of most:
+// the zero state, nothing multicast, nothing delivered. A protocol embeds
+// it. Its states S and messages M are plain values, whose codec the
+// model derives.
 type Base[S, M any] struct {
 	Group
-	Codec[S, M]
 }
 
 // NewBase is the Base of n processes under wl.
