@@ -134,6 +134,14 @@ func ViewRecord(v uint8, members uint64) string {
 // ParseMcastRecord reads a record made by McastRecord, DeliverRecord or
 // ViewRecord.
 func ParseMcastRecord(s string) (McastEvent, error) {
+	if ev, ok := quickMcastRecord(s); ok {
+		return ev, nil
+	}
+	return parseMcastRecord(s)
+}
+
+// parseMcastRecord is ParseMcastRecord for any text.
+func parseMcastRecord(s string) (McastEvent, error) {
 	word, rest, _ := strings.Cut(s, " ")
 	switch word {
 	case "mcast", "deliver":
@@ -164,11 +172,44 @@ func ParseMcastRecord(s string) (McastEvent, error) {
 	return McastEvent{}, fmt.Errorf("record %q is not a multicast record", s)
 }
 
+// quickMcastRecord reads the records McastRecord and DeliverRecord
+// write, "mcast p0#1" and "deliver p2#3", without the general parser
+// (every property of every state reads the whole history); it reports
+// false for any other text, which ParseMcastRecord then reads.
+func quickMcastRecord(s string) (McastEvent, bool) {
+	var ev McastEvent
+	switch {
+	case len(s) == 10 && s[:6] == "mcast ":
+		ev.Kind = McastSend
+	case len(s) == 12 && s[:8] == "deliver ":
+		ev.Kind = McastDeliver
+	default:
+		return ev, false
+	}
+	id := s[len(s)-4:] // pN#S, one digit each within the bounds
+	if id[0] != 'p' || id[1] < '0' || id[1] >= '0'+MaxMcastNodes || id[2] != '#' || id[3] < '1' || id[3] > '0'+MaxMcastSeq {
+		return ev, false
+	}
+	ev.Msg = MsgID{model.NodeID(id[1] - '0'), id[3] - '0'}
+	return ev, true
+}
+
 // McastLogs splits w's history into the multicast events of each of its n
 // processes. A record that does not parse is an error: a protocol that
 // reports what the properties cannot read must not pass.
 func McastLogs[S, M any](w *model.World[S, M]) ([][]McastEvent, error) {
+	// The logs share one array, each process's part as long as its
+	// records: two allocations, whatever the history.
+	var counts [model.MaxNodes]int
+	for _, r := range w.History {
+		counts[r.Node]++
+	}
 	logs := make([][]McastEvent, len(w.Nodes))
+	all := make([]McastEvent, len(w.History))
+	at := 0
+	for i := range logs {
+		logs[i], at = all[at:at:at+counts[i]], at+counts[i]
+	}
 	for _, r := range w.History {
 		ev, err := ParseMcastRecord(r.Text)
 		if err != nil {

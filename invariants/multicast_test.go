@@ -119,3 +119,36 @@ func TestMcastRecordsRoundTrip(t *testing.T) {
 	_, err := ParseMsgID("p9#1")
 	require.Error(t, err)
 }
+
+// The quick reading of a record agrees with the general parser on every
+// record it reads, and reads every record McastRecord and DeliverRecord
+// write.
+func TestQuickMcastRecordAgrees(t *testing.T) {
+	read := 0
+	for _, word := range []string{"mcast", "deliver", "view", "mcas", "deliverx"} {
+		for _, id := range []string{"p", "q", "P", "p0", "p7", "p8", "p9", "p10", "x"} {
+			for _, seq := range []string{"#0", "#1", "#8", "#9", "#01", "x1", "#", ""} {
+				s := word + " " + id + seq
+				ev, ok := quickMcastRecord(s)
+				if !ok {
+					continue
+				}
+				read++
+				want, err := parseMcastRecord(s)
+				require.NoError(t, err, s)
+				require.Equal(t, want, ev, s)
+			}
+		}
+	}
+	for p := range model.NodeID(MaxMcastNodes) {
+		for seq := uint8(1); seq <= MaxMcastSeq; seq++ {
+			m := MsgID{p, seq}
+			for _, s := range []string{McastRecord(m), DeliverRecord(m)} {
+				ev, ok := quickMcastRecord(s)
+				require.True(t, ok, s)
+				require.Equal(t, m, ev.Msg, s)
+			}
+		}
+	}
+	require.Equal(t, 2*2*2, read, "mcast and deliver of p0 and p7, #1 and #8")
+}
