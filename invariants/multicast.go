@@ -76,7 +76,10 @@ type MsgID struct {
 func (m MsgID) String() string { return m.Sender.String() + "#" + strconv.Itoa(int(m.Seq)) }
 
 // bit is m's place in a message set (a uint64).
-func (m MsgID) bit() uint64 { return 1 << (uint(m.Sender)*MaxMcastSeq + uint(m.Seq) - 1) }
+func (m MsgID) bit() uint64 { return 1 << m.index() }
+
+// index is m's place in a message set: bit reads 1 << index.
+func (m MsgID) index() uint { return uint(m.Sender)*MaxMcastSeq + uint(m.Seq) - 1 }
 
 // ParseMsgID reads "p0#1".
 func ParseMsgID(s string) (MsgID, error) {
@@ -402,20 +405,25 @@ func FIFOOrder[S, M any]() property.Invariant[S, M] {
 // received by the network but held back is no cause: only its delivery
 // is an event. ok is false when some delivery has no multicast to come
 // after (Integrity reports that).
-func CausalPast(logs [][]McastEvent) (past map[MsgID]uint64, ok bool) {
-	past = map[MsgID]uint64{}
-	pos := make([]int, len(logs))    // next event of each process
-	cur := make([]uint64, len(logs)) // the messages multicast before it
+func CausalPast(logs [][]McastEvent) (past Pasts, ok bool) {
+	// The next event of each process, and the messages multicast before
+	// it (on the stack for the processes a message id can name).
+	var posA [MaxMcastNodes]int
+	var curA [MaxMcastNodes]uint64
+	pos, cur := posA[:], curA[:]
+	if len(logs) > MaxMcastNodes {
+		pos, cur = make([]int, len(logs)), make([]uint64, len(logs))
+	}
 	for progress := true; progress; {
 		progress = false
 		for p, log := range logs {
 			for ; pos[p] < len(log); pos[p]++ {
 				ev := log[pos[p]]
 				if ev.Kind == McastSend {
-					past[ev.Msg] = cur[p]
+					past.set(ev.Msg, cur[p])
 					cur[p] |= ev.Msg.bit()
 				} else if ev.Kind == McastDeliver {
-					pm, known := past[ev.Msg]
+					pm, known := past.Of(ev.Msg)
 					if !known {
 						break // its multicast is not placed yet
 					}
@@ -433,6 +441,25 @@ func CausalPast(logs [][]McastEvent) (past map[MsgID]uint64, ok bool) {
 	return past, true
 }
 
+// Pasts is, for each message whose multicast CausalPast placed, the set
+// of messages whose multicast happened before it: an array indexed by
+// message, since ids are bounded (MaxMcastNodes, MaxMcastSeq).
+type Pasts struct {
+	placed uint64 // the messages placed (MsgID.bit)
+	of     [MaxMcastNodes * MaxMcastSeq]uint64
+}
+
+// Of returns m's past, and whether m's multicast was placed (its past is
+// empty when not).
+func (p *Pasts) Of(m MsgID) (uint64, bool) {
+	return p.of[m.index()], p.placed&m.bit() != 0
+}
+
+// set places m's multicast, with past before it.
+func (p *Pasts) set(m MsgID, past uint64) {
+	p.of[m.index()], p.placed = past, p.placed|m.bit()
+}
+
 // CausalOrder (seed 001, "Causal ordering: happened-before-related
 // messages delivered in that order by all processes"): when the multicast
 // of m happened before the multicast of m' (CausalPast, computed from the
@@ -447,7 +474,8 @@ func CausalOrder[S, M any]() property.Invariant[S, M] {
 				if ev.Kind != McastDeliver {
 					continue
 				}
-				if miss := past[ev.Msg] &^ got; miss != 0 {
+				pm, _ := past.Of(ev.Msg)
+				if miss := pm &^ got; miss != 0 {
 					return fmt.Sprintf("p%d delivered %s before %s, whose multicast happened before %s's", q, ev.Msg, firstMsg(miss), ev.Msg)
 				}
 				got |= ev.Msg.bit()
