@@ -147,7 +147,9 @@ func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 		}
 		sys.inputs = sys.P.Inputs(id, w.Nodes[i], sys.inputs[:0])
 		for _, in := range sys.inputs {
-			dst = append(dst, Action{Kind: ActInput, Node: id, Input: in})
+			var a *Action
+			dst, a = addAction(dst)
+			a.Kind, a.Node, a.Input = ActInput, id, in
 		}
 		for k := j; k < len(w.Net) && w.Net[k].To == id; k++ {
 			e := &w.Net[k]
@@ -156,12 +158,16 @@ func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 					continue // FIFO: only the head; unordered: one per distinct message
 				}
 			}
-			dst = append(dst, Action{Kind: ActDeliver, Node: id, Peer: e.From, Slot: int32(k)})
+			var a *Action
+			dst, a = addAction(dst)
+			a.Kind, a.Node, a.Peer, a.Slot = ActDeliver, id, e.From, int32(k)
 		}
 		for t := w.Timers[i]; t != 0; t &= t - 1 {
 			tid := TimerID(trailingZeros(t))
 			if sys.guard == nil || sys.guard.TimerReady(w, id, tid) {
-				dst = append(dst, Action{Kind: ActFire, Node: id, Timer: tid})
+				var a *Action
+				dst, a = addAction(dst)
+				a.Kind, a.Node, a.Timer = ActFire, id, tid
 			}
 		}
 	}
@@ -178,6 +184,15 @@ func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 		dst = sys.faultActions(w, dst)
 	}
 	return dst
+}
+
+// addAction appends a zero action to dst and returns it, to be filled in
+// field by field. Appended as a composite literal, an action is built on
+// the stack with narrow stores, then copied with wide moves that wait for
+// those stores to complete (perf: 40% of Actions' samples on RA N=4 R=1).
+func addAction(dst []Action) ([]Action, *Action) {
+	dst = append(dst, Action{})
+	return dst, &dst[len(dst)-1]
 }
 
 // Apply sets next to the world after a in w. next's memory is reused; w is
