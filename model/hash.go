@@ -5,11 +5,12 @@ import "encoding/binary"
 // The fingerprint of a world is made of the fingerprints of its parts, so
 // that a step pays only for the parts it changes. A world's parts are:
 // each node (its state's encoding and its armed timers), each link that
-// holds messages (their encodings, in the link's canonical order), and
-// the rest (crashes, faults used, the partition, the ordering vectors, the
-// application messages sent, the history). Each part's fingerprint is
-// mixed with its place (node i, link to<-from), the parts are added
-// (mod 2^64), and the sum is mixed once more. Two worlds with the same
+// holds messages (their encodings, in the link's canonical order), each
+// record of the history (records.go), and the rest (crashes, faults used,
+// the partition, the ordering vectors, the application messages sent).
+// Each part's fingerprint is mixed with its place (node i, link
+// to<-from, record k), the parts are added (mod 2^64), and the sum is
+// mixed once more. Two worlds with the same
 // canonical encoding have the same parts, hence the same fingerprint;
 // two different worlds share one with a chance of about 2^-64, as with a
 // hash of the whole encoding.
@@ -41,7 +42,11 @@ type WorldHash struct {
 	netGen   uint32
 	rest     uint64
 	restGen  uint32
-	gen      uint32
+	// histN[i] is the number of node i's records in the parent's history,
+	// valid when histGen == gen (firstPlace).
+	histN   []int
+	histGen uint32
+	gen     uint32
 	// The parent's encoding, its nodes' ends and its messages' starts
 	// and ends, when known (LoadFP): a node's part and a message's hash
 	// are hashed from their bytes there.
@@ -254,12 +259,13 @@ func (sys *System[S, M]) LoadFP(h *WorldHash, w *World[S, M], fp uint64, enc []b
 		h.links, h.linkGen = make([]uint64, n*n), make([]uint32, n*n)
 		h.linkH, h.linkK = make([]uint64, n*n), make([]int, n*n)
 		h.first, h.firstGen = make([]int32, n*n), make([]uint32, n*n)
+		h.histN = make([]int, n)
 	}
 	if h.gen++; h.gen == 0 { // the stamps wrapped: forget them all
 		clear(h.nodeGen)
 		clear(h.linkGen)
 		clear(h.firstGen)
-		h.restGen, h.netGen = 0, 0
+		h.restGen, h.netGen, h.histGen = 0, 0, 0
 		h.gen = 1
 	}
 	h.sum = unmix64(fp)
@@ -403,14 +409,12 @@ func (sys *System[S, M]) restPart(h *WorldHash, w *World[S, M]) uint64 {
 	if sys.Config.AppMsgs > 0 {
 		b = append(b, w.AppSent)
 	}
-	if sys.Config.History {
-		b = AppendUvarint(b, uint64(len(w.History)))
-		for _, r := range w.History {
-			b = AppendString(append(b, byte(r.Node)), r.Text)
-		}
-	}
 	h.buf = b
-	return partHash(hashRest, b)
+	p := partHash(hashRest, b)
+	if sys.Config.History {
+		p += sys.historyPart(w)
+	}
+	return p
 }
 
 // StepHash returns the fingerprint of next, the world after action a from
@@ -437,8 +441,14 @@ func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *
 		m = sys.parentMsgHash(h, w, int(a.Slot))
 	}
 	sum := sys.stepSum(h, w, &a, part, m, h.sent)
-	if sys.Config.Ordering || sys.Config.History {
+	if sys.Config.Ordering {
 		sum += sys.restPart(h, next) - sys.restPartOf(h, w)
+	} else if sys.Config.History {
+		// The records the step appended (records.go).
+		k := sys.firstPlace(h, w, a.Node)
+		for j, o := range sys.out.outputs {
+			sum += recordPart(a.Node, k+j, textHash(o))
+		}
 	}
 	return mix64(sum)
 }

@@ -57,6 +57,16 @@ type memoEntry struct {
 	_      [8]byte // 192 bytes: an entry starts on a cache line
 }
 
+// memoRecords is what a memoized step outputs, with Config.History: each
+// record's text's hash (textHash) and where the text ends in texts, one
+// after the other. They are kept beside the memo's entries
+// (System.memoRecs), which stay three cache lines, so that only the
+// searches that keep the history read them.
+type memoRecords struct {
+	said  []sent
+	texts []byte
+}
+
 // memoKeyInline is the room for a key's bytes in the entry itself.
 const memoKeyInline = 40
 
@@ -87,6 +97,9 @@ func (e *memoEntry) setKey(kb []byte, stateN int) bool {
 // makeMemo makes an empty memo of 2^bits entries.
 func (sys *System[S, M]) makeMemo(bits uint) {
 	sys.memo, sys.memoShift = make([]memoEntry, 1<<bits), 64-bits
+	if sys.Config.History {
+		sys.memoRecs = make([]memoRecords, 1<<bits)
+	}
 }
 
 // PeekHash returns the fingerprint of the world after action a from w,
@@ -94,14 +107,14 @@ func (sys *System[S, M]) makeMemo(bits uint) {
 // world: it is the number Apply then StepHash would give. It reports
 // false, and computes nothing, for an action the memo does not serve (a
 // fault, an application message; any action when the configuration keeps
-// the ordering vectors or the history, which a step changes beyond its
-// node and links; a step that sends on too many links): Apply and
+// the ordering vectors, which a step changes beyond its node and links; a
+// step that sends on too many links): Apply and
 // StepHash must make those. It leaves the system's scratch output (LastOut)
 // unspecified.
 func (sys *System[S, M]) PeekHash(h *WorldHash, w *World[S, M], a *Action) (uint64, bool) {
 	// (One function: split in two, the lookup and the sum, it took a
 	// sixth more time on RA N=4.)
-	if sys.Config.Ordering || sys.Config.History {
+	if sys.Config.Ordering {
 		return 0, false
 	}
 	var m, ev uint64 // the delivered message's hash; the event's
@@ -133,7 +146,27 @@ func (sys *System[S, M]) PeekHash(h *WorldHash, w *World[S, M], a *Action) (uint
 		}
 	}
 	sys.peeked = key
-	return mix64(sys.stepSum(h, w, a, e.part, m, e.sends)), true
+	sum := sys.stepSum(h, w, a, e.part, m, e.sends)
+	if sys.Config.History {
+		sum += sys.peekedRecords(h, w, a.Node, key)
+	}
+	return mix64(sum), true
+}
+
+// peekedRecords is the sum of the parts of the records the memoized step
+// whose key is key appends, a step of node i from w, the world h was
+// loaded with (records.go). (Out of PeekHash, which keeps its registers
+// for the searches that keep no history.)
+//
+//go:noinline
+func (sys *System[S, M]) peekedRecords(h *WorldHash, w *World[S, M], i NodeID, key uint64) uint64 {
+	r := &sys.memoRecs[key>>sys.memoShift]
+	k := sys.firstPlace(h, w, i)
+	var sum uint64
+	for j := range r.said {
+		sum += recordPart(i, k+j, r.said[j].h)
+	}
+	return sum
 }
 
 // Peeked names the memo of the step the last PeekHash served, for
@@ -213,6 +246,14 @@ func (sys *System[S, M]) memoize(e *memoEntry, key uint64, h *WorldHash, w *Worl
 		env := Envelope[M]{From: a.Node, To: snd.to, Msg: snd.msg}
 		e.out = sys.codec.AppendMsg(e.out, snd.msg)
 		e.sends = append(e.sends, sent{to: snd.to, h: sys.msgHash(h, &env), end: uint32(len(e.out))})
+	}
+	if sys.Config.History {
+		r := &sys.memoRecs[key>>sys.memoShift]
+		r.said, r.texts = r.said[:0], r.texts[:0]
+		for _, o := range sys.out.outputs {
+			r.texts = append(r.texts, o...)
+			r.said = append(r.said, sent{h: textHash(o), end: uint32(len(r.texts))})
+		}
 	}
 	e.node, e.kind, e.timers = a.Node, a.Kind, w.Timers[a.Node]
 	e.peer, e.timer = 0, 0

@@ -21,9 +21,9 @@ func (sys *System[S, M]) EncodePeeked(b []byte, h *WorldHash, w *World[S, M], a 
 	b = append(b, enc[:from]...)
 	b = append(b, e.after...)
 	b = append(b, enc[spans[a.Node]:spans[n-1]]...)
-	// The timers, a.Node's new; the rest up to the network unchanged (a
+	// The timers, a.Node's new; the rest up to the history unchanged (a
 	// protocol step changes no crash, fault count, partition nor
-	// application-message count).
+	// application-message count); the history with the step's records.
 	at := int(spans[n-1])
 	for j := range n {
 		t := w.Timers[j]
@@ -43,6 +43,9 @@ func (sys *System[S, M]) EncodePeeked(b []byte, h *WorldHash, w *World[S, M], a 
 		at++ // AppSent
 	}
 	b = append(b, enc[rest:at]...)
+	if sys.Config.History {
+		b = sys.spliceHistory(b, enc, at, a.Node, &sys.memoRecs[uint64(ref)>>sys.memoShift])
+	}
 	return sys.spliceNet(b, h, w, a, e)
 }
 

@@ -10,10 +10,11 @@ import (
 )
 
 // chatter sends what the memo and the splice must place right: several
-// messages in one step, some on one link, some alike, to itself too, and
-// a timer armed and cancelled. Each of three nodes may speak twice; a
-// node answers each message by echoing it to the sender and to itself
-// until its count runs out.
+// messages in one step, some on one link, some alike, to itself too, a
+// timer armed and cancelled, and records for the history, none, one or
+// two a step. Each of three nodes may speak twice; a node answers each
+// message by echoing it to the sender and to itself until its count runs
+// out.
 type chatter struct{}
 
 type chatState struct {
@@ -40,6 +41,7 @@ func (chatter) Step(self model.NodeID, s chatState, ev model.Event[chatMsg], out
 	switch ev.Kind {
 	case model.Environment:
 		s.Said++
+		out.Output("said")
 		next := (self + 1) % 3
 		out.Send(next, chatMsg{s.Said, "b"})
 		out.Send(next, chatMsg{s.Said, "a"}) // before the first on an unordered link
@@ -48,6 +50,10 @@ func (chatter) Step(self model.NodeID, s chatState, ev model.Event[chatMsg], out
 		out.SetTimer(1)
 	case model.Receive:
 		s.Heard++
+		if ev.Msg.Text != "" {
+			out.Output("heard " + ev.Msg.Text)
+			out.Output("")
+		}
 		if s.Heard < 3 {
 			out.Send(ev.From, chatMsg{ev.Msg.N, ev.Msg.Text + "!"})
 			out.Send(self, chatMsg{s.Heard, ""})
@@ -59,8 +65,8 @@ func (chatter) Step(self model.NodeID, s chatState, ev model.Event[chatMsg], out
 	return s
 }
 
-// From any reachable world, under any network and fault budget, the
-// memo's fingerprint of a step and the successor's encoding spliced from
+// From any reachable world, under any network, fault budget and history,
+// the memo's fingerprint of a step and the successor's encoding spliced from
 // the parent's are those of the successor Apply makes.
 func TestPeekAndSpliceMatchApply(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
@@ -70,7 +76,9 @@ func TestPeekAndSpliceMatchApply(t *testing.T) {
 			Network: rapid.SampledFrom([]model.Network{model.FIFO, model.Unordered}).Draw(rt, "network"),
 			Faults:  faults,
 			Timers:  model.TimersFree,
+			History: rapid.Bool().Draw(rt, "history"),
 		}
+		cfg.HistoryByNode = cfg.History && rapid.Bool().Draw(rt, "by-node")
 		sys := model.MustNewSystem[chatState, chatMsg](chatter{}, cfg)
 		// A memo of one or two entries: a step's is mostly replaced by
 		// the time its successor is encoded.
@@ -97,10 +105,13 @@ func TestPeekAndSpliceMatchApply(t *testing.T) {
 				refs[i] = sys.Peeked()
 			}
 			for i, a := range acts {
+				sys.Apply(&back, a, next)
+				// The fingerprint from the parent's parts and the step's
+				// effects, for every action.
+				require.Equal(rt, sys.HashWorld(next), sys.StepHash(&h, &back, a, next), "%s", sys.FormatAction(&back, a))
 				if !oks[i] {
 					continue
 				}
-				sys.Apply(&back, a, next)
 				require.Equal(rt, sys.HashWorld(next), fps[i], "%s", sys.FormatAction(&back, a))
 				require.Equal(rt, sys.Encode(nil, next), sys.EncodePeeked(nil, &h, &back, &a, refs[i]), "%s", sys.FormatAction(&back, a))
 			}
