@@ -74,12 +74,19 @@ type plan struct {
 	size uintptr // the type's size, the stride of its arrays and slices
 	// scalar is opU8, opU32 or opU64 when the type is that one number
 	// and nothing else, so that its arrays and slices take a loop of
-	// their own (a []byte is copied at once); opNone otherwise.
+	// their own; opNone otherwise.
 	scalar opKind
+	// flat: the encoding is the value's memory, its size bytes, a copy
+	// each way (a type of bytes alone, with no padding: a uint8, a
+	// vector clock of them, a struct of those).
+	flat bool
 }
 
 // append appends the encoding of the value at base.
 func (p *plan) append(b []byte, base unsafe.Pointer) []byte {
+	if p.flat {
+		return append(b, unsafe.Slice((*byte)(base), p.size)...)
+	}
 	for i := range p.ops {
 		o := &p.ops[i]
 		ptr := unsafe.Add(base, o.off)
@@ -123,9 +130,10 @@ func (p *plan) append(b []byte, base unsafe.Pointer) []byte {
 
 // appendN appends the encodings of the n values of p's type from base on.
 func (p *plan) appendN(b []byte, base unsafe.Pointer, n int) []byte {
+	if p.flat {
+		return append(b, unsafe.Slice((*byte)(base), uintptr(n)*p.size)...)
+	}
 	switch p.scalar {
-	case opU8:
-		return append(b, unsafe.Slice((*byte)(base), n)...)
 	case opU32:
 		for _, v := range unsafe.Slice((*uint32)(base), n) {
 			b = AppendUvarint(b, uint64(v))
@@ -195,6 +203,10 @@ func (o *op) appendMap(b []byte, ptr unsafe.Pointer) []byte {
 // every codec's Read, it trusts b and panics on bytes that are not an
 // encoding (model.DecodeState turns that into an error).
 func (p *plan) read(b []byte, base unsafe.Pointer) []byte {
+	if p.flat {
+		copy(unsafe.Slice((*byte)(base), p.size), b[:p.size])
+		return b[p.size:]
+	}
 	for i := range p.ops {
 		o := &p.ops[i]
 		ptr := unsafe.Add(base, o.off)
@@ -268,9 +280,10 @@ func (p *plan) readN(b []byte, base unsafe.Pointer, n int) []byte {
 	switch {
 	case len(p.ops) == 0:
 		return b
-	case p.scalar == opU8:
-		copy(unsafe.Slice((*byte)(base), n), b[:n])
-		return b[n:]
+	case p.flat:
+		size := uintptr(n) * p.size
+		copy(unsafe.Slice((*byte)(base), size), b[:size])
+		return b[size:]
 	case p.scalar == opU32:
 		dst := unsafe.Slice((*uint32)(base), n)
 		for i := range dst {
@@ -344,7 +357,30 @@ func (bd *builder) planOf(t reflect.Type, path string) (*plan, *planError) {
 			p.scalar = k
 		}
 	}
+	p.flat = p.bytesOnly()
 	return p, nil
+}
+
+// bytesOnly reports whether p's operations encode each byte of the value
+// as itself, in the order of memory, with no gap: bytes, and arrays of
+// flat types. The encoding is then the value's memory (plan.flat). An
+// empty type is not flat: it has no operations to copy.
+func (p *plan) bytesOnly() bool {
+	next := uintptr(0)
+	for _, o := range p.ops {
+		if o.off != next {
+			return false
+		}
+		switch {
+		case o.kind == opU8:
+			next++
+		case o.kind == opArray && o.elem.flat:
+			next += uintptr(o.n) * o.elem.size
+		default:
+			return false
+		}
+	}
+	return len(p.ops) > 0 && next == p.size
 }
 
 // addOps appends to p the operations encoding a value of type t at offset

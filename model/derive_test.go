@@ -202,6 +202,43 @@ func TestDerivedCodecKindTS(t *testing.T) {
 	require.Equal(t, model.AppendUvarint([]byte{2}, 300), c.AppendMsg(nil, msg{2, 300}))
 }
 
+// A type of bytes alone is encoded as its memory, a byte each, in the
+// order of its fields: the same bytes whether its plan copies the memory
+// at once (a vector clock, a queue of byte messages) or, as for a type
+// with a wider field or a bool, goes field by field.
+func TestDerivedCodecBytesInOrder(t *testing.T) {
+	type id struct{ Node, Seq uint8 }
+	type entry struct {
+		ID id
+		VC [3]int8
+	}
+	type queue struct {
+		Len   uint8
+		Slots [2]entry
+	}
+	c, err := model.DeriveCodec[queue, queue]()
+	require.NoError(t, err)
+	q := queue{2, [2]entry{{id{1, 2}, [3]int8{3, -1, 5}}, {id{6, 7}, [3]int8{8, 9, 10}}}}
+	want := []byte{2, 1, 2, 3, 0xff, 5, 6, 7, 8, 9, 10}
+	require.Equal(t, want, c.AppendState(nil, q))
+	back, rest := c.ReadState(append(slices.Clone(want), 42))
+	require.Equal(t, q, back)
+	require.Equal(t, []byte{42}, rest)
+
+	type mixed struct { // a bool and a uint16 among bytes
+		A  uint8
+		On bool
+		B  [2]uint8
+		W  uint16
+	}
+	m, err := model.DeriveCodec[mixed, mixed]()
+	require.NoError(t, err)
+	enc := m.AppendState(nil, mixed{4, true, [2]uint8{5, 6}, 300})
+	require.Equal(t, model.AppendUvarint([]byte{4, 1, 5, 6}, 300), enc)
+	back2, _ := m.ReadState(enc)
+	require.Equal(t, mixed{4, true, [2]uint8{5, 6}, 300}, back2)
+}
+
 // A type that holds something without a canonical value is refused when
 // the codec is made, with the type and the path of the field at fault.
 func TestDerivedCodecRefuses(t *testing.T) {
