@@ -322,6 +322,10 @@ func mcastInvariant[S, M any](name string, terminal bool, check func(w *model.Wo
 // a sender numbers its multicasts 1, 2, 3, ....
 func Integrity[S, M any]() property.Invariant[S, M] {
 	return mcastInvariant(IntegrityName, false, func(w *model.World[S, M], logs [][]McastEvent) string {
+		var sends [model.MaxNodes]uint64 // each process's multicasts, once
+		for p, log := range logs {
+			sends[p] = sent(log)
+		}
 		for p, log := range logs {
 			var seen uint64
 			next := uint8(1)
@@ -337,7 +341,7 @@ func Integrity[S, M any]() property.Invariant[S, M] {
 						return fmt.Sprintf("p%d delivered %s twice", p, ev.Msg)
 					}
 					seen |= ev.Msg.bit()
-					if int(ev.Msg.Sender) >= len(logs) || sent(logs[ev.Msg.Sender])&ev.Msg.bit() == 0 {
+					if int(ev.Msg.Sender) >= len(logs) || sends[ev.Msg.Sender]&ev.Msg.bit() == 0 {
 						return fmt.Sprintf("p%d delivered %s, which was never multicast", p, ev.Msg)
 					}
 				}
