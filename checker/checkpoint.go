@@ -27,10 +27,11 @@ import (
 // expansions; the parallel one (exploreLevels) at a level boundary, where
 // it holds nothing else. The file is written to FILE.tmp and renamed.
 //
-// The format, version 3, all integers little-endian uint64 (strings and
+// The format, version 4, all integers little-endian uint64 (strings and
 // byte runs prefixed by their length):
 //
-//	magic "coordck\n", version
+//	magic "coordck\n", version, the fingerprint scheme
+//	  (model.FingerprintScheme)
 //	identity (the caller's description of the configuration, then the
 //	  search's options and properties), engine, liveness mode
 //	elapsed ns, transitions, depth, frontier bytes, peak bytes, bound
@@ -45,7 +46,7 @@ import (
 
 const (
 	checkpointMagic   = "coordck\n"
-	checkpointVersion = 3
+	checkpointVersion = 4
 
 	engineSerial = 1
 	engineLevels = 2
@@ -256,6 +257,7 @@ func (r *run[S, M]) writeCheckpoint(engine uint64, frontier func(w *ckWriter)) (
 	rep, seen := r.rep, r.seen
 	w.write([]byte(checkpointMagic))
 	w.u64(checkpointVersion)
+	w.u64(model.FingerprintScheme)
 	w.str(r.sp.checkpointIdentity(r.opts))
 	w.u64(engine)
 	w.u64(uint64(r.mode))
@@ -429,6 +431,11 @@ func LoadCheckpoint(path string) (ck *Checkpoint, err error) {
 	}
 	if v := r.u64(); v != checkpointVersion {
 		return nil, fmt.Errorf("checkpoint %s: format version %d, this coordcheck reads version %d", path, v, checkpointVersion)
+	}
+	if v := r.u64(); v != model.FingerprintScheme {
+		// Its visited states' fingerprints are not this build's: new
+		// states would not be told from visited ones.
+		return nil, fmt.Errorf("checkpoint %s: written by a coordcheck that fingerprints states otherwise (scheme %d, this one's %d); start the search again", path, v, model.FingerprintScheme)
 	}
 	ck = &Checkpoint{path: path}
 	ck.identity = r.str()

@@ -1,6 +1,7 @@
 package checker_test
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -133,6 +134,8 @@ func TestCheckpointRefusals(t *testing.T) {
 		{flip(data, len(data)/2), "checksum mismatch"},
 		{flip(data, len(data)-1), "checksum mismatch"},
 		{data[:len(data)-7], "truncated"},
+		{word(data, 8, 3), "format version 3, this coordcheck reads version 4"},
+		{word(data, 16, model.FingerprintScheme-1), "fingerprints states otherwise"},
 		{[]byte("# coordcheck counterexample v1\n"), "not a coordcheck checkpoint"},
 		{nil, "not a coordcheck checkpoint"},
 	} {
@@ -143,6 +146,13 @@ func TestCheckpointRefusals(t *testing.T) {
 		require.Contains(t, err.Error(), c.want)
 		require.NotContains(t, err.Error(), "\n")
 	}
+}
+
+// word is data with the little-endian word at offset at set to v.
+func word(data []byte, at int, v uint64) []byte {
+	b := append([]byte{}, data...)
+	binary.LittleEndian.PutUint64(b[at:], v)
+	return b
 }
 
 func flip(data []byte, i int) []byte {

@@ -46,3 +46,11 @@ func Fingerprint(b []byte) uint64 {
 	h ^= h >> 32
 	return h
 }
+
+// FingerprintScheme numbers the way worlds are encoded and fingerprinted.
+// It changes whenever a world's encoding or fingerprint changes under some
+// configuration, so that a file holding fingerprints (a checkpoint) made by
+// one scheme is not read by another, whose fingerprints of the same states
+// would not match. Scheme 2: a history's records are fingerprinted by
+// their parts (records.go), not with the rest.
+const FingerprintScheme = 2
