@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"unsafe"
 )
@@ -31,6 +32,18 @@ import (
 // order the entries were inserted in. Two values encode alike exactly when
 // they are equal (with nil and empty slices and maps equal), which is the
 // equality the checker uses for states.
+//
+// A fixed-size queue kept with its length (a hold-back queue, a queue of
+// requests) can say so: an array field tagged `coordcheck:"len=F"`, F an
+// integer field declared before it in the same struct, holds F elements
+// (at most its length), and only those are encoded, not the whole
+// capacity. The elements past the count are then not part of the state:
+// decoding sets them to zero, and values that differ only there are one
+// state. A queue that clears the slot it vacates loses nothing; one that
+// leaves something there fails the checker's codec self-check (its states
+// do not read back as they were). A tag that cannot take effect (not on an
+// array, no such field before it, a count that is not an integer) is an
+// error when the codec is made.
 //
 // The plan reads and writes the value through unsafe pointers rather than
 // reflect.Value: that is what lets it set unexported fields, and keeps an
@@ -65,7 +78,13 @@ type op struct {
 	n    int          // opArray: the length
 	elem *plan        // opArray, opSlice: the element; opMap: the key
 	val  *plan        // opMap: the value
-	typ  reflect.Type // opSlice, opMap: the type, to make one when decoding
+	typ  reflect.Type // opSlice, opMap: the type, to make one when decoding; a counted opArray: the array's
+	// counted: an opArray whose elements from the count on are not part
+	// of the value (the tag coordcheck:"len=F"): the count is the integer
+	// of kind lenKind at lenOff, an earlier field, so read before.
+	counted bool
+	lenKind reflect.Kind
+	lenOff  uintptr
 }
 
 // plan is the encoding of one type.
@@ -80,6 +99,8 @@ type plan struct {
 	// each way (a type of bytes alone, with no padding: a uint8, a
 	// vector clock of them, a struct of those).
 	flat bool
+	// pointers: the type holds pointers (a string, a slice, a map).
+	pointers bool
 }
 
 // append appends the encoding of the value at base.
@@ -114,7 +135,11 @@ func (p *plan) append(b []byte, base unsafe.Pointer) []byte {
 		case opString:
 			b = AppendString(b, *(*string)(ptr))
 		case opArray:
-			b = o.elem.appendN(b, ptr, o.n)
+			n := o.n
+			if o.counted {
+				n = o.count(base)
+			}
+			b = o.elem.appendN(b, ptr, n)
 		case opSlice:
 			// Any slice has the layout of a []byte: a data pointer, and
 			// the length and capacity in elements.
@@ -244,13 +269,63 @@ func (p *plan) read(b []byte, base unsafe.Pointer) []byte {
 		case opString:
 			*(*string)(ptr), b = ReadString(b)
 		case opArray:
-			b = o.elem.readN(b, ptr, o.n)
+			if o.counted {
+				b = o.readCounted(b, base, ptr)
+			} else {
+				b = o.elem.readN(b, ptr, o.n)
+			}
 		case opSlice:
 			b = o.readSlice(b, ptr)
 		case opMap:
 			b = o.readMap(b, ptr)
 		}
 	}
+	return b
+}
+
+// count is the number of elements of the counted array op o of the
+// value at base: its count field's value, within 0 and the array's length.
+func (o *op) count(base unsafe.Pointer) int {
+	ptr := unsafe.Add(base, o.lenOff)
+	var v int64
+	switch o.lenKind {
+	case reflect.Int8:
+		v = int64(*(*int8)(ptr))
+	case reflect.Int16:
+		v = int64(*(*int16)(ptr))
+	case reflect.Int32:
+		v = int64(*(*int32)(ptr))
+	case reflect.Int64, reflect.Int:
+		v = *(*int64)(ptr)
+	case reflect.Uint8:
+		v = int64(*(*uint8)(ptr))
+	case reflect.Uint16:
+		v = int64(*(*uint16)(ptr))
+	case reflect.Uint32:
+		v = int64(*(*uint32)(ptr))
+	default: // Uint64, Uint, Uintptr
+		v = int64(min(*(*uint64)(ptr), uint64(o.n)))
+	}
+	return int(min(max(v, 0), int64(o.n)))
+}
+
+// readCounted reads the counted array op o of the value at base, at ptr,
+// and sets the elements from its count on to zero.
+func (o *op) readCounted(b []byte, base, ptr unsafe.Pointer) []byte {
+	n := o.count(base)
+	b = o.elem.readN(b, ptr, n)
+	if n == o.n {
+		return b
+	}
+	if o.elem.pointers {
+		// (Through reflect, so that the pointers cleared are seen by the
+		// collector.)
+		for i := n; i < o.n; i++ {
+			reflect.NewAt(o.typ.Elem(), unsafe.Add(ptr, uintptr(i)*o.elem.size)).Elem().SetZero()
+		}
+		return b
+	}
+	clear(unsafe.Slice((*byte)(unsafe.Add(ptr, uintptr(n)*o.elem.size)), uintptr(o.n-n)*o.elem.size))
 	return b
 }
 
@@ -333,6 +408,7 @@ func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 type planError struct {
 	path string       // "Queue[].Owner", "" for the root
 	typ  reflect.Type // the type that cannot be encoded
+	why  string       // what is wrong, when it is not the type itself (a tag)
 }
 
 // builder makes the plan of one root type and of the types under it.
@@ -358,7 +434,26 @@ func (bd *builder) planOf(t reflect.Type, path string) (*plan, *planError) {
 		}
 	}
 	p.flat = p.bytesOnly()
+	p.pointers = t.Size() > 0 && hasPointers(t)
 	return p, nil
+}
+
+// hasPointers reports whether a value of t holds pointers, for a type a
+// plan can be made of.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String, reflect.Slice, reflect.Map:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bytesOnly reports whether p's operations encode each byte of the value
@@ -374,7 +469,7 @@ func (p *plan) bytesOnly() bool {
 		switch {
 		case o.kind == opU8:
 			next++
-		case o.kind == opArray && o.elem.flat:
+		case o.kind == opArray && !o.counted && o.elem.flat:
 			next += uintptr(o.n) * o.elem.size
 		default:
 			return false
@@ -428,6 +523,12 @@ func (bd *builder) addOps(p *plan, t reflect.Type, off uintptr, path string) *pl
 			if f.Name == "_" {
 				continue // blank: padding, never set
 			}
+			if tag, ok := f.Tag.Lookup("coordcheck"); ok {
+				if err := bd.addCounted(p, t, i, tag, off, joinPath(path, f.Name)); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := bd.addOps(p, f.Type, off+f.Offset, joinPath(path, f.Name)); err != nil {
 				return err
 			}
@@ -457,7 +558,47 @@ func (bd *builder) addOps(p *plan, t reflect.Type, off uintptr, path string) *pl
 		}
 		p.ops = append(p.ops, op{kind: opMap, off: off, elem: key, val: val, typ: t})
 	default: // Pointer, Interface, Func, Chan, UnsafePointer
-		return &planError{path, t}
+		return &planError{path: path, typ: t}
+	}
+	return nil
+}
+
+// addCounted appends to p the operation encoding field i of struct t (at
+// offset off, path naming it), an array tagged coordcheck:"len=F": only
+// its first F elements are part of the value (see the package's codec
+// notes), F an integer field declared before it.
+func (bd *builder) addCounted(p *plan, t reflect.Type, i int, tag string, off uintptr, path string) *planError {
+	f := t.Field(i)
+	bad := func(why string) *planError {
+		return &planError{path: path, typ: f.Type, why: fmt.Sprintf("tag coordcheck:%q: %s", tag, why)}
+	}
+	name, ok := strings.CutPrefix(tag, "len=")
+	if !ok {
+		return bad(`the only tag is "len=F", F the field that counts the array's elements`)
+	}
+	if f.Type.Kind() != reflect.Array {
+		return bad("the field is a " + f.Type.Kind().String() + ", not an array")
+	}
+	cf, ok := t.FieldByName(name)
+	if !ok || len(cf.Index) != 1 || cf.Index[0] >= i || cf.Name == "_" {
+		return bad("no field " + name + " before it in " + t.String())
+	}
+	if _, tagged := cf.Tag.Lookup("coordcheck"); tagged {
+		return bad("field " + name + " is tagged itself")
+	}
+	switch cf.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	default:
+		return bad("field " + name + " is a " + cf.Type.Kind().String() + ", not an integer")
+	}
+	elem, err := bd.planOf(f.Type.Elem(), path+"[]")
+	if err != nil {
+		return err
+	}
+	if f.Type.Len() > 0 && len(elem.ops) > 0 {
+		p.ops = append(p.ops, op{kind: opArray, off: off + f.Offset, n: f.Type.Len(), elem: elem, typ: f.Type,
+			counted: true, lenKind: cf.Type.Kind(), lenOff: off + cf.Offset})
 	}
 	return nil
 }
@@ -497,6 +638,9 @@ func codecError(what string, root reflect.Type, err *planError) error {
 	where := ""
 	if err.path != "" {
 		where = " field " + err.path
+	}
+	if err.why != "" {
+		return fmt.Errorf("%s type %s%s: %s", what, root, where, err.why)
 	}
 	return fmt.Errorf("%s type %s%s: type %s cannot be encoded (%s has no canonical value; "+
 		"keep states and messages to integers, bools, floats, strings, arrays, slices, maps and structs, "+

@@ -239,6 +239,84 @@ func TestDerivedCodecBytesInOrder(t *testing.T) {
 	require.Equal(t, mixed{4, true, [2]uint8{5, 6}, 300}, back2)
 }
 
+// An array tagged coordcheck:"len=F" is encoded as its first F elements
+// (F within 0 and its length): values that differ only past the count
+// encode alike, and decoding, even over another value, leaves zeros there.
+func TestDerivedCodecCountedArray(t *testing.T) {
+	type entry struct {
+		ID   uint8
+		Note string
+	}
+	type queue struct {
+		Len   uint8
+		Wide  uint16
+		Slots [3]entry `coordcheck:"len=Len"`
+		Neg   int16
+		Few   [2]uint32 `coordcheck:"len=Neg"`
+	}
+	c, err := model.DeriveCodec[queue, queue]()
+	require.NoError(t, err)
+	q := queue{Len: 2, Wide: 300, Slots: [3]entry{{1, "a"}, {2, "bc"}}, Neg: -1}
+	want := append(model.AppendUvarint([]byte{2}, 300), 1, 1, 'a', 2, 2, 'b', 'c', 1) // Neg's zig-zag
+	require.Equal(t, want, c.AppendState(nil, q))
+	junk := q
+	junk.Slots[2], junk.Few = entry{9, "zz"}, [2]uint32{7, 8}
+	require.Equal(t, want, c.AppendState(nil, junk))
+	require.Equal(t, []byte{}, model.ReadInto(want, &junk))
+	require.Equal(t, q, junk)
+
+	// A count beyond the array's length takes all of it, and stays.
+	full := queue{Len: 9, Slots: [3]entry{{1, ""}, {2, ""}, {3, "x"}}, Neg: 5, Few: [2]uint32{4, 300}}
+	enc := c.AppendState(nil, full)
+	require.Equal(t, append([]byte{9, 0, 1, 0, 2, 0, 3, 1, 'x', 10, 4}, model.AppendUvarint(nil, 300)...), enc)
+	back, rest := c.ReadState(enc)
+	require.Equal(t, full, back)
+	require.Empty(t, rest)
+}
+
+// A coordcheck tag that cannot take effect is refused when the codec is
+// made, naming the field and what is wrong.
+func TestDerivedCodecRefusesBadCounts(t *testing.T) {
+	type notArray struct {
+		N uint8
+		A uint8 `coordcheck:"len=N"`
+	}
+	type after struct {
+		A [2]uint8 `coordcheck:"len=N"`
+		N uint8
+	}
+	type missing struct {
+		A [2]uint8 `coordcheck:"len=Count"`
+	}
+	type notInt struct {
+		N string
+		A [2]uint8 `coordcheck:"len=N"`
+	}
+	type otherTag struct {
+		N uint8
+		A [2]uint8 `coordcheck:"size=N"`
+	}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{derr[notArray](), `state type model_test.notArray field A: tag coordcheck:"len=N": the field is a uint8, not an array`},
+		{derr[after](), `state type model_test.after field A: tag coordcheck:"len=N": no field N before it in model_test.after`},
+		{derr[missing](), `state type model_test.missing field A: tag coordcheck:"len=Count": no field Count before it`},
+		{derr[notInt](), `state type model_test.notInt field A: tag coordcheck:"len=N": field N is a string, not an integer`},
+		{derr[otherTag](), `state type model_test.otherTag field A: tag coordcheck:"size=N": the only tag is "len=F"`},
+	} {
+		require.Error(t, c.err)
+		require.Contains(t, c.err.Error(), c.want)
+	}
+}
+
+// derr is the error of deriving a codec for state type S.
+func derr[S any]() error {
+	_, err := model.DeriveCodec[S, point]()
+	return err
+}
+
 // A type that holds something without a canonical value is refused when
 // the codec is made, with the type and the path of the field at fault.
 func TestDerivedCodecRefuses(t *testing.T) {

@@ -258,10 +258,11 @@ type Keyed interface {
 // HoldBack is a hold-back queue of whole messages (when a message carries
 // more than its number, as a vector timestamp does): at most MaxHeld, kept
 // in the order of their ids, so that equal queues encode equally. A plain
-// value: copying it copies the queue.
+// value: copying it copies the queue. The slots from Len on stay zero, and
+// only the first Len are encoded (the tag: model's derived codec).
 type HoldBack[M Keyed] struct {
 	Len   uint8
-	Slots [MaxHeld]M
+	Slots [MaxHeld]M `coordcheck:"len=Len"`
 }
 
 // Add puts m in the queue, unless a message with its id is there; it
