@@ -121,13 +121,23 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 	if sys.Config.AppMsgs > 0 {
 		w.AppSent, b = b[0], b[1:]
 	}
+	// The records w held, which the search's last state (decoded into w)
+	// mostly shares: a text read where w had it is its string already.
+	old := w.History[:cap(w.History)]
 	w.History = w.History[:0]
 	if sys.Config.History {
 		var h uint64
 		h, b = ReadUvarint(b)
-		for range h {
+		for k := range int(h) {
 			n, rest := ReadUvarint(b[1:])
-			w.History = append(w.History, Record{Node: NodeID(b[0]), Text: sys.text(rest[:n])})
+			text := rest[:n]
+			var s string
+			if k < len(old) && old[k].Text == string(text) {
+				s = old[k].Text
+			} else {
+				s = sys.text(text)
+			}
+			w.History = append(w.History, Record{Node: NodeID(b[0]), Text: s})
 			b = rest[n:]
 		}
 	}
