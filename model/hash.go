@@ -10,10 +10,9 @@ import "encoding/binary"
 // the partition, the ordering vectors, the application messages sent).
 // Each part's fingerprint is mixed with its place (node i, link
 // to<-from, record k), the parts are added (mod 2^64), and the sum is
-// mixed once more. Two worlds with the same
-// canonical encoding have the same parts, hence the same fingerprint;
-// two different worlds share one with a chance of about 2^-64, as with a
-// hash of the whole encoding.
+// mixed once more. Two worlds with the same canonical encoding have the
+// same parts, hence the same fingerprint; two different worlds share one
+// with a chance of about 2^-64, as with a hash of the whole encoding.
 //
 // A protocol step (an input, a timer, the delivery of a protocol message)
 // changes one node, the link it received on and the links it sent on,
