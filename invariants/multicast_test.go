@@ -152,3 +152,37 @@ func TestQuickMcastRecordAgrees(t *testing.T) {
 	}
 	require.Equal(t, 2*2*2, read, "mcast and deliver of p0 and p7, #1 and #8")
 }
+
+// The properties' kept splits of a history (sharedLogs) are one
+// goroutine's at a time, and a property never reads the split of another
+// history: goroutines judging different worlds, one after the other on
+// the same goroutine too, each get their own world's verdict (and no
+// race, under -race).
+func TestMcastPropertiesConcurrently(t *testing.T) {
+	worlds := []struct {
+		w   *model.World[int, int]
+		why string
+	}{
+		{mworld(2, 0, "p0: mcast p0#1; deliver p0#1 | p1: deliver p0#1"), ""},
+		{mworld(2, 0, "p0: mcast p0#1 | p1: deliver p0#1; deliver p0#1"), "p1 delivered p0#1 twice"},
+		{mworld(2, 0, "p0: mcast p0#1 | p1: deliver p0#2"), "p1 delivered p0#2, which was never multicast"},
+		{mworld(3, 0, "p0: mcast p0#1 | p2: deliver p0#1"), ""},
+	}
+	inv := Integrity[int, int]()
+	done := make(chan string)
+	for g := range 4 {
+		go func() {
+			for i := range 2000 {
+				c := worlds[(g+i)%len(worlds)]
+				if ok, why := inv.Holds(c.w); ok != (c.why == "") || why != c.why {
+					done <- why
+					return
+				}
+			}
+			done <- "ok"
+		}()
+	}
+	for range 4 {
+		require.Equal(t, "ok", <-done)
+	}
+}
