@@ -225,7 +225,8 @@ func (p *logParse) split(history []model.Record, n int) ([][]McastEvent, error) 
 	for _, r := range history {
 		counts[r.Node]++
 	}
-	p.logs, p.all = resized(p.logs, n), resized(p.all, len(history))
+	// (Grown from empty: the memory of the last split, when it has room.)
+	p.logs, p.all = slices.Grow(p.logs[:0], n)[:n], slices.Grow(p.all[:0], len(history))[:len(history)]
 	at := 0
 	for i := range p.logs {
 		p.logs[i], at = p.all[at:at:at+counts[i]], at+counts[i]
@@ -240,14 +241,6 @@ func (p *logParse) split(history []model.Record, n int) ([][]McastEvent, error) 
 		p.logs[r.Node] = append(p.logs[r.Node], ev)
 	}
 	return p.logs, p.err
-}
-
-// resized is s with length n, its memory reused when it has room.
-func resized[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }
 
 // logParses keeps splits for sharedLogs, one per goroutine at a time.
