@@ -295,7 +295,7 @@ func (o *op) count(base unsafe.Pointer) int {
 		v = int64(*(*int16)(ptr))
 	case reflect.Int32:
 		v = int64(*(*int32)(ptr))
-	case reflect.Int64, reflect.Int:
+	case reflect.Int64:
 		v = *(*int64)(ptr)
 	case reflect.Uint8:
 		v = int64(*(*uint8)(ptr))
@@ -303,7 +303,7 @@ func (o *op) count(base unsafe.Pointer) int {
 		v = int64(*(*uint16)(ptr))
 	case reflect.Uint32:
 		v = int64(*(*uint32)(ptr))
-	default: // Uint64, Uint, Uintptr
+	default: // Uint64
 		v = int64(min(*(*uint64)(ptr), uint64(o.n)))
 	}
 	return int(min(max(v, 0), int64(o.n)))
@@ -596,9 +596,18 @@ func (bd *builder) addCounted(p *plan, t reflect.Type, i int, tag string, off ui
 	if err != nil {
 		return err
 	}
+	// The count's kind by its width: int, uint and uintptr are 4 or 8
+	// bytes, by platform.
+	kind := cf.Type.Kind()
+	switch {
+	case kind == reflect.Int:
+		kind = map[uintptr]reflect.Kind{4: reflect.Int32, 8: reflect.Int64}[cf.Type.Size()]
+	case kind == reflect.Uint || kind == reflect.Uintptr:
+		kind = map[uintptr]reflect.Kind{4: reflect.Uint32, 8: reflect.Uint64}[cf.Type.Size()]
+	}
 	if f.Type.Len() > 0 && len(elem.ops) > 0 {
 		p.ops = append(p.ops, op{kind: opArray, off: off + f.Offset, n: f.Type.Len(), elem: elem, typ: f.Type,
-			counted: true, lenKind: cf.Type.Kind(), lenOff: off + cf.Offset})
+			counted: true, lenKind: kind, lenOff: off + cf.Offset})
 	}
 	return nil
 }

@@ -272,6 +272,20 @@ func TestDerivedCodecCountedArray(t *testing.T) {
 	back, rest := c.ReadState(enc)
 	require.Equal(t, full, back)
 	require.Empty(t, rest)
+
+	// Counts of the platform's widths.
+	type wide struct {
+		N  int
+		A  [2]uint8 `coordcheck:"len=N"`
+		U  uint
+		B  [2]uint8 `coordcheck:"len=U"`
+		P  uintptr
+		C_ [2]uint8 `coordcheck:"len=P"`
+	}
+	wc, err := model.DeriveCodec[wide, wide]()
+	require.NoError(t, err)
+	v := wide{N: 1, A: [2]uint8{7, 9}, U: 5, B: [2]uint8{3, 4}, P: 0, C_: [2]uint8{8, 8}}
+	require.Equal(t, []byte{2, 7, 5, 3, 4, 0}, wc.AppendState(nil, v)) // N zig-zagged
 }
 
 // A coordcheck tag that cannot take effect is refused when the codec is
