@@ -434,23 +434,20 @@ func (bd *builder) planOf(t reflect.Type, path string) (*plan, *planError) {
 		}
 	}
 	p.flat = p.bytesOnly()
-	p.pointers = t.Size() > 0 && hasPointers(t)
+	p.pointers = p.holdsPointers()
 	return p, nil
 }
 
-// hasPointers reports whether a value of t holds pointers, for a type a
-// plan can be made of.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.String, reflect.Slice, reflect.Map:
-		return true
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
+// holdsPointers reports whether p's type holds pointers: a string, a slice
+// or a map among its operations. (Blank fields, which have none, hold only
+// zeros.)
+func (p *plan) holdsPointers() bool {
+	for _, o := range p.ops {
+		switch {
+		case o.kind == opString, o.kind == opSlice, o.kind == opMap:
+			return true
+		case o.kind == opArray && o.elem.pointers:
+			return true
 		}
 	}
 	return false
@@ -598,12 +595,16 @@ func (bd *builder) addCounted(p *plan, t reflect.Type, i int, tag string, off ui
 	}
 	// The count's kind by its width: int, uint and uintptr are 4 or 8
 	// bytes, by platform.
-	kind := cf.Type.Kind()
+	kind, wide := cf.Type.Kind(), cf.Type.Size() == 8
 	switch {
+	case kind == reflect.Int && wide:
+		kind = reflect.Int64
 	case kind == reflect.Int:
-		kind = map[uintptr]reflect.Kind{4: reflect.Int32, 8: reflect.Int64}[cf.Type.Size()]
+		kind = reflect.Int32
+	case (kind == reflect.Uint || kind == reflect.Uintptr) && wide:
+		kind = reflect.Uint64
 	case kind == reflect.Uint || kind == reflect.Uintptr:
-		kind = map[uintptr]reflect.Kind{4: reflect.Uint32, 8: reflect.Uint64}[cf.Type.Size()]
+		kind = reflect.Uint32
 	}
 	if f.Type.Len() > 0 && len(elem.ops) > 0 {
 		p.ops = append(p.ops, op{kind: opArray, off: off + f.Offset, n: f.Type.Len(), elem: elem, typ: f.Type,
