@@ -40,13 +40,15 @@ import (
 //	visited set: parents kept, numbered, then per shard: slots, entries,
 //	  and each entry's fingerprint (its parent when kept, its number
 //	  when numbered)
+//	the store's parts (model.Store.Keys): for each of its four tables,
+//	  the count and each key, in id order
 //	engine 1 (one worker): level depth, level end, pops, the queue's
 //	  read offset and chunks; engine 2 (levels): depth, base, chunks
 //	SHA-256 of everything before it
 
 const (
 	checkpointMagic   = "coordck\n"
-	checkpointVersion = 4
+	checkpointVersion = 5
 
 	engineSerial = 1
 	engineLevels = 2
@@ -82,6 +84,9 @@ type Checkpoint struct {
 	covCounts []uint64
 	premSeen  []uint64
 	seen      *fpSet
+	// parts are the keys of the search's store (model.Store.Keys): the
+	// frontier's states are the ids of those parts.
+	parts [4][][]byte
 
 	// The frontier: the queue's chunks (the first read up to head) or
 	// the level's.
@@ -224,6 +229,10 @@ func (r *run[S, M]) resume(ck *Checkpoint) {
 		panic("checker: a checkpoint resumed twice")
 	}
 	r.seen, ck.seen = ck.seen, nil // the search grows it: it is used once
+	if err := model.NewCursor(r.store, r.sp.System.Clone()).Restore(ck.parts); err != nil {
+		r.restoreErr = err
+	}
+	ck.parts = [4][][]byte{}
 }
 
 // save writes r's checkpoint with the engine's frontier, as of now.
@@ -309,6 +318,12 @@ func (r *run[S, M]) writeCheckpoint(engine uint64, frontier func(w *ckWriter)) (
 			if seen.numbering {
 				w.u64(uint64(sh.ids[j]))
 			}
+		}
+	}
+	for _, keys := range r.store.Keys() {
+		w.u64(uint64(len(keys)))
+		for _, k := range keys {
+			w.bytes(k)
 		}
 	}
 	frontier(w)
@@ -493,6 +508,15 @@ func LoadCheckpoint(path string) (ck *Checkpoint, err error) {
 		seen.n += n
 	}
 	ck.seen = seen
+	for t := range ck.parts {
+		n := r.u64()
+		if n > uint64(r.left)/8 {
+			r.fail("truncated")
+		}
+		for range n {
+			ck.parts[t] = append(ck.parts[t], r.bytes())
+		}
+	}
 	if ck.engine == engineSerial {
 		ck.levelDepth = int(int64(r.u64()))
 		ck.levelEnd = uint32(r.u64())

@@ -128,7 +128,7 @@ func (x *expander[S, M]) count(t *kindTable, a model.Action) {
 func (x *expander[S, M]) kindIndex(t *kindTable, a model.Action) int32 {
 	var msg []byte
 	if a.Kind == model.ActDeliver {
-		msg = x.sys.MsgAt(x.enc, x.spans, int(a.Slot))
+		msg = x.ids.MsgAt(int(a.Slot))
 	}
 	return kindIndex(t, x.sys, &x.cur, a, msg)
 }
@@ -140,9 +140,9 @@ func (x *expander[S, M]) kindIndex(t *kindTable, a model.Action) int32 {
 // read: its kind is a function of the step's key, as msgKey's is of the
 // message (a collision of 64-bit keys could only misname a count).
 func (x *expander[S, M]) countStep(t *kindTable, a model.Action, at int) {
-	ref := x.memo[at]
+	ref := x.stepped[at].Ref()
 	if ref != 0 {
-		if tag := x.sys.MemoTag(ref); tag>>32 == t.id {
+		if tag := x.ids.MemoTag(ref); tag>>32 == t.id {
 			t.counts[uint32(tag)-1]++
 			return
 		}
@@ -158,7 +158,7 @@ func (x *expander[S, M]) countStep(t *kindTable, a model.Action, at int) {
 func (x *expander[S, M]) countNoting(t *kindTable, a model.Action, ref model.MemoRef) {
 	i := x.kindIndex(t, a)
 	if ref != 0 {
-		x.sys.SetMemoTag(ref, t.id<<32|uint64(i+1))
+		x.ids.SetMemoTag(ref, t.id<<32|uint64(i+1))
 	}
 	t.counts[i]++
 }

@@ -16,7 +16,7 @@ import (
 // step's place in the memo is model's TestMemoTagGoesWithItsStep.)
 func TestCountStepMatchesCount(t *testing.T) {
 	sp := &Spec[ra.State, ra.Msg]{System: model.MustNewSystem[ra.State, ra.Msg](ra.New(3, 1), model.Config{})}
-	x := newExpander(sp)
+	x := newExpander(sp, model.NewStore[ra.State, ra.Msg]())
 	plain, a, b := newKindTable(), newKindTable(), newKindTable()
 	fp, enc := x.initial()
 	seen := map[uint64]bool{fp: true}
@@ -37,7 +37,7 @@ func TestCountStepMatchesCount(t *testing.T) {
 		for i, sc := range x.successors(func(uint64) {}, 0, false) {
 			x.count(plain, x.acts[i])
 			x.countStep(tab, x.acts[i], sc.at)
-			if x.memo[sc.at] != 0 {
+			if x.stepped[sc.at].Ref() != 0 {
 				served++
 			}
 			if !seen[sc.fp] {

@@ -230,8 +230,11 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		return sp.exploreLevels(opts, mode)
 	}
 	r := sp.newRun(opts, mode)
+	if r.restoreErr != nil {
+		return r.restoreFailed(), false
+	}
 	rep = r.rep
-	x := newExpander(sp)
+	x := newExpander(sp, r.store)
 
 	var fr frontier = &queue{}
 	if opts.Strategy == DFS {
@@ -405,6 +408,13 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	return r.conclude(), cyclic
 }
 
+// restoreFailed is the report of a search whose checkpoint's store
+// could not be restored: an error, never a pass.
+func (r *run[S, M]) restoreFailed() *Report {
+	return &Report{Verdict: Inconclusive, Properties: r.rep.Properties,
+		Error: "checkpoint: " + r.restoreErr.Error() + "; start the search again"}
+}
+
 // recentAfter is the number of states after which the one-worker search
 // keeps a cache of its recent probes.
 const recentAfter = 1 << 14
@@ -417,9 +427,13 @@ type run[S, M any] struct {
 	rep    *Report
 	counts []uint64 // violating states per property
 	seen   *fpSet
-	g      *graph     // livenessGraph
-	term   *terminals // livenessAcyclic
-	start  time.Time
+	store  *model.Store[S, M] // the parts of the states stored, shared by the workers
+	// restoreErr is why the store of the checkpoint resumed could not be
+	// made again (a file that is not this build's, or corrupt).
+	restoreErr error
+	g          *graph     // livenessGraph
+	term       *terminals // livenessAcyclic
+	start      time.Time
 	// Coverage (coverage.go): the actions taken by kind, and whether each
 	// property's premise has held.
 	cov      *kindTable
@@ -450,7 +464,8 @@ type run[S, M any] struct {
 }
 
 func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
-	r := &run[S, M]{sp: sp, opts: &opts, rep: &Report{Properties: sp.PropertyNames()}, seen: newFPSet(keepsParents(&opts, mode)), start: time.Now()}
+	r := &run[S, M]{sp: sp, opts: &opts, rep: &Report{Properties: sp.PropertyNames()}, seen: newFPSet(keepsParents(&opts, mode)), start: time.Now(),
+		store: model.NewStore[S, M]()}
 	if opts.Bitstate > 0 && mode != livenessGraph {
 		r.seen = newBitSet(opts.Bitstate)
 	}
@@ -591,49 +606,62 @@ func (r *run[S, M]) conclude() *Report {
 	return rep
 }
 
-// expander decodes states, lists their actions and makes their
+// expander loads states, lists their actions and makes their
 // successors, with scratch worlds and buffers of its own: one per worker.
+// States are in their stored form (model.Store): the ids of their parts
+// in the search's store, which the workers share.
 type expander[S, M any] struct {
-	sys   *model.System[S, M]
-	cur   model.World[S, M]
-	acts  []model.Action
-	enc   []byte          // the current state's encoding
-	spans []uint32        // where each node's encoding ends in enc
-	hash  model.WorldHash // the current state's fingerprint, by parts
+	sys  *model.System[S, M]
+	cur  model.World[S, M]
+	acts []model.Action
+	enc  []byte              // the current state's stored form
+	ids  *model.Cursor[S, M] // the current state's parts
 	// The last two successors step made, so that a search may handle
 	// each one step behind (see successors): the last is succ[k] (next).
 	succ  [2]model.World[S, M]
 	acted [2]int // the index in acts of the action that made each
 	// lazy[k]: succ[k] is not made yet; step took its fingerprint from
-	// the system's memo of steps (model.System.PeekHash), next makes it
-	// (Apply) if it is ever wanted, and encodeOf encodes it without
-	// making it (model.System.EncodePeeked): most successors of a search
-	// are states already visited, never encoded nor made.
-	lazy [2]bool
-	memo [2]model.MemoRef // the memo of each one's step, 0 if it had none
-	reps [2][]byte        // under symmetry, each one's representative
-	k    int
-	buf  []byte                // a successor's encoding (encode)
-	sym  *model.Symmetry[S, M] // nil unless the search reduces by symmetry
-	por  *model.Reducer[S, M]  // nil unless the search expands persistent sets
+	// the parts' ids (model.Cursor.Step), next makes it (Apply) if it is
+	// ever wanted, and encodeOf writes its stored form from the parent's
+	// and what the step changed: most successors of a search are states
+	// already visited, never made nor stored.
+	lazy    [2]bool
+	stepped [2]model.Stepped
+	stored  [2][]byte // the stored form of each successor made
+	k       int
+	buf     []byte                // a successor's stored form (encode)
+	canon   []byte                // under symmetry, a canonical encoding
+	sym     *model.Symmetry[S, M] // nil unless the search reduces by symmetry
+	por     *model.Reducer[S, M]  // nil unless the search expands persistent sets
 }
 
-func newExpander[S, M any](sp *Spec[S, M]) *expander[S, M] {
+// newExpander makes an expander of the states of st, the search's store.
+func newExpander[S, M any](sp *Spec[S, M], st *model.Store[S, M]) *expander[S, M] {
 	x := &expander[S, M]{sys: sp.System.Clone()}
+	x.ids = model.NewCursor(st, x.sys)
 	x.sym, x.por = sp.canonicaliser(x.sys), sp.reducer(x.sys)
 	return x
 }
 
-// initial returns the initial state's fingerprint and encoding.
+// initial returns the initial state's fingerprint and stored form.
 func (x *expander[S, M]) initial() (uint64, []byte) {
 	w := x.sys.Init()
 	if x.sym != nil {
-		// A reduced search stores representatives, hashed whole once
-		// made canonical.
-		enc := x.sym.Canonical(x.sys.Encode(nil, w), w)
-		return model.Fingerprint(enc), enc
+		return x.storeCanonical(w, nil)
 	}
-	return x.sys.HashWorld(w), x.sys.Encode(nil, w)
+	enc, fp := x.ids.AppendStored(nil, w)
+	return fp, enc
+}
+
+// storeCanonical returns the fingerprint and the stored form (appended
+// to b) of the representative of w's orbit: a search that reduces by
+// symmetry stores representatives, hashed whole once made canonical.
+func (x *expander[S, M]) storeCanonical(w *model.World[S, M], b []byte) (uint64, []byte) {
+	x.canon = x.sym.Canonical(x.sys.Encode(x.canon[:0], w), w)
+	var rep model.World[S, M]
+	x.sys.Decode(x.canon, &rep)
+	b, _ = x.ids.AppendStored(b, &rep)
+	return model.Fingerprint(x.canon), b
 }
 
 // load makes enc, whose fingerprint is fp, the current state and lists
@@ -643,10 +671,7 @@ func (x *expander[S, M]) initial() (uint64, []byte) {
 func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	x.enc = append(x.enc[:0], enc...)
 	x.lazy = [2]bool{} // the last state's successors are gone with it
-	x.spans = x.sys.DecodeSpans(x.enc, &x.cur, x.spans[:0])
-	if x.sym == nil {
-		x.sys.LoadFP(&x.hash, &x.cur, fp, x.enc, x.spans)
-	}
+	x.ids.Load(x.enc, fp, &x.cur)
 	x.acts = x.sys.Actions(&x.cur, x.acts[:0])
 	if x.por != nil {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
@@ -655,28 +680,33 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 
 // step takes action acts[i] from the current state; the successor is x.next(),
 // and step returns its fingerprint, computed from the parts of the world
-// the step changed (model.PeekHash, or model.StepHash when the memo does
-// not serve a): a successor already visited is never made nor encoded.
-// The successor of the step before stays until the next step (see
-// encodeOf).
+// the step changed (model.Cursor.Step), or from the successor made and
+// stored when the step is not one Cursor.Step takes: a successor already
+// visited is mostly never made nor stored. The successor of the step
+// before stays until the next step (see encodeOf).
 func (x *expander[S, M]) step(i int) uint64 {
 	x.k ^= 1
 	x.acted[x.k] = i
 	a := &x.acts[i]
 	if x.sym == nil {
-		if fp, ok := x.sys.PeekHash(&x.hash, &x.cur, a); ok {
-			x.lazy[x.k], x.memo[x.k] = true, x.sys.Peeked()
+		if fp, ok := x.ids.Step(&x.cur, a, &x.stepped[x.k]); ok {
+			x.lazy[x.k] = true
 			return fp
 		}
 	}
-	x.lazy[x.k], x.memo[x.k] = false, 0
+	x.lazy[x.k] = false
+	x.stepped[x.k] = model.Stepped{}
 	next := &x.succ[x.k]
 	x.sys.Apply(&x.cur, *a, next)
+	var fp uint64
 	if x.sym != nil {
-		x.reps[x.k] = x.sym.Canonical(x.sys.EncodeStep(x.reps[x.k][:0], x.enc, x.spans, *a, next), next)
-		return model.Fingerprint(x.reps[x.k])
+		fp, x.stored[x.k] = x.storeCanonical(next, x.stored[x.k][:0])
+	} else {
+		x.stored[x.k], fp = x.ids.AppendStored(x.stored[x.k][:0], next)
 	}
-	return x.sys.StepHash(&x.hash, &x.cur, *a, next)
+	// Apply's effects stay the system's scratch output (RankAfter), which
+	// storing a successor does not touch.
+	return fp
 }
 
 // next is the last successor step took, made now if step left it unmade
@@ -689,27 +719,23 @@ func (x *expander[S, M]) made(k int) *model.World[S, M] {
 	if x.lazy[k] {
 		x.sys.Apply(&x.cur, x.acts[x.acted[k]], &x.succ[k])
 		x.lazy[k] = false
+		x.stored[k] = x.ids.AppendStepped(x.stored[k][:0], &x.stepped[k])
 	}
 	return &x.succ[k]
 }
 
-// encode returns the encoding of the last successor step made, valid
-// until the next encode (the unchanged nodes' copied from the current
-// state's; under symmetry, the representative step made).
+// encode returns the stored form of the last successor step made, valid
+// until the next encode or step (under symmetry, of its representative).
 func (x *expander[S, M]) encode() []byte { return x.encodeOf(x.k) }
 
 // encodeOf is encode for the successor step left at x.k == k, which
 // stays until the step after next.
 func (x *expander[S, M]) encodeOf(k int) []byte {
-	if x.sym != nil {
-		return x.reps[k]
-	}
-	if x.lazy[k] { // spliced from the parent's encoding and the memo's
-		x.buf = x.sys.EncodePeeked(x.buf[:0], &x.hash, &x.cur, &x.acts[x.acted[k]], x.memo[k])
+	if x.lazy[k] { // from the parent's and what the step changed
+		x.buf = x.ids.AppendStepped(x.buf[:0], &x.stepped[k])
 		return x.buf
 	}
-	x.buf = x.sys.EncodeStep(x.buf[:0], x.enc, x.spans, x.acts[x.acted[k]], &x.succ[k])
-	return x.buf
+	return x.stored[k]
 }
 
 // successor is one successor successors made: its fingerprint, where the
@@ -780,11 +806,12 @@ func (r *run[S, M]) poll(frontier int, otherBytes, extra uint64) string {
 	return stop
 }
 
-// overMemory notes the memory held (the visited set, the graph, and
-// otherBytes) and reports the memory bound when it holds, or would hold
+// overMemory notes the memory held (the visited set, the graph, the
+// store, and otherBytes) and reports the memory bound when it holds, or would hold
 // once the coming phase has added extra bytes and the visited set more
 // states, more than the budget.
 func (r *run[S, M]) overMemory(otherBytes, extra, more uint64) string {
+	otherBytes += r.store.Bytes() // the parts the frontier's states name
 	held, ahead := r.seen.bytes()+otherBytes, r.seen.bytesAfter(more)+otherBytes+extra
 	if r.g != nil {
 		held += r.g.bytes()

@@ -144,7 +144,7 @@ func (r *run[S, M]) insertFits(ws []*levelWorker[S, M], lv *levelRun, fresh []re
 // visited set, what regenerate holds besides, the workers' buffers (their
 // arenas, kept for the next level) and the next level.
 func (r *run[S, M]) regenerated(ws []*levelWorker[S, M], lv *levelRun, next *levelBuf) {
-	r.rep.PeakBytes = max(r.rep.PeakBytes, r.seen.bytes()+lv.regenBase+bufferBytes(ws)+next.bytes())
+	r.rep.PeakBytes = max(r.rep.PeakBytes, r.seen.bytes()+r.store.Bytes()+lv.regenBase+bufferBytes(ws)+next.bytes())
 }
 
 // regenerateStops checks, from any worker, whether regenerate must stop:
@@ -158,7 +158,7 @@ func (w *levelWorker[S, M]) regenerateStops(lv *levelRun, ws []*levelWorker[S, M
 		return true
 	}
 	// Each worker may add a chunk before it looks again.
-	if over(w.r.opts, w.r.seen.bytes()+lv.regenBase+bufferBytes(ws)+uint64(len(ws))*levelChunk) {
+	if over(w.r.opts, w.r.seen.bytes()+w.r.store.Bytes()+lv.regenBase+bufferBytes(ws)+uint64(len(ws))*levelChunk) {
 		lv.halt(memoryBound(w.r.opts))
 		return true
 	}

@@ -36,10 +36,13 @@ import (
 // (a violation, max-states), the counts are cut where it would have cut.
 func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, bool) {
 	r := sp.newRun(opts, mode)
+	if r.restoreErr != nil {
+		return r.restoreFailed(), false
+	}
 	rep, seen := r.rep, r.seen
 	ws := make([]*levelWorker[S, M], opts.workers())
 	for i := range ws {
-		ws[i] = &levelWorker[S, M]{r: r, idx: uint64(i), x: newExpander(sp), cov: newKindTable(), recent: newRecentFPs(), premK: make([]uint64, len(r.prem))}
+		ws[i] = &levelWorker[S, M]{r: r, idx: uint64(i), x: newExpander(sp, r.store), cov: newKindTable(), recent: newRecentFPs(), premK: make([]uint64, len(r.prem))}
 		for j := range ws[i].premK {
 			ws[i].premK[j] = ^uint64(0)
 		}

@@ -78,18 +78,29 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 	var acts []model.Action
 	var h model.WorldHash
 	var scratch model.World[S, M]
+	var stepped model.Stepped
+	// The worlds are stored and loaded as the search stores and loads
+	// them, and stepped as it steps them, on ids (model.Cursor).
+	ids := model.NewCursor(model.NewStore[S, M](), c.sys.Clone())
 	for len(queue) > 0 && len(seen) < max {
 		it := queue[0]
 		queue = queue[1:]
 		acts = c.sys.Actions(it.w, acts[:0])
-		// Loaded as the search loads a state: with its encoding.
-		enc := c.sys.Encode(nil, it.w)
-		c.sys.LoadFP(&h, it.w, c.sys.HashWorld(it.w), enc, c.sys.DecodeSpans(enc, &scratch, nil))
+		fp := c.sys.HashWorld(it.w)
+		vec, stored := ids.AppendStored(nil, it.w)
+		if stored != fp {
+			return &CodecError{fmt.Sprintf("a world at depth %d is fingerprinted otherwise stored than whole (an engine bug)", it.depth)}
+		}
+		ids.Load(vec, fp, &scratch)
+		if !bytes.Equal(c.sys.Encode(nil, &scratch), c.sys.Encode(nil, it.w)) {
+			return &CodecError{fmt.Sprintf("a world at depth %d loads back from its stored form as another (an engine bug)", it.depth)}
+		}
+		c.sys.LoadHash(&h, it.w, nil, nil)
 		for _, a := range acts {
-			peek, peeked := c.sys.PeekHash(&h, it.w, &a)
+			peek, peeked := ids.Step(&scratch, &a, &stepped)
 			var spliced []byte
 			if peeked {
-				spliced = c.sys.EncodePeeked(nil, &h, it.w, &a, c.sys.Peeked())
+				spliced = ids.AppendStepped(nil, &stepped)
 			}
 			next := &model.World[S, M]{}
 			c.sys.Apply(it.w, a, next)
@@ -102,18 +113,20 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 					"does Step change a state or message it shares with the world it was given?", c.sys.FormatAction(it.w, a), it.depth+1)}
 			}
 			// And it takes a step once per node state and event (the
-			// memo): a Step whose result depends on more than its
-			// arguments breaks that.
+			// cursor's memo): a Step whose result depends on more than
+			// its arguments breaks that.
 			if peeked && peek != want {
 				return &CodecError{fmt.Sprintf("the step %s at depth %d gives another result when taken again: "+
 					"does Step read anything but its arguments (a global, a clock, a state it changed before)?", c.sys.FormatAction(it.w, a), it.depth+1)}
 			}
-			enc := string(c.sys.Encode(nil, next))
-			if peeked && string(spliced) != enc {
-				// The engine's own fault, not the protocol's.
-				return &CodecError{fmt.Sprintf("the step %s at depth %d: the successor's encoding spliced from its parent's differs from its encoding (an engine bug)",
-					c.sys.FormatAction(it.w, a), it.depth+1)}
+			if peeked {
+				if whole, _ := ids.AppendStored(nil, next); !bytes.Equal(spliced, whole) {
+					// The engine's own fault, not the protocol's.
+					return &CodecError{fmt.Sprintf("the step %s at depth %d: the successor's stored form made from its parent's differs from its own (an engine bug)",
+						c.sys.FormatAction(it.w, a), it.depth+1)}
+				}
 			}
+			enc := string(c.sys.Encode(nil, next))
 			if prev, ok := seen[enc]; ok {
 				// A field the encoding leaves out shows here when the
 				// world first met with that encoding had it at the

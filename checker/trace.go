@@ -91,7 +91,7 @@ func (sp *Spec[S, M]) pathTo(seen *fpSet, target uint64) []uint64 {
 // discoverers is a BFS that keeps every state's parent, until it meets the
 // state of key target.
 func (sp *Spec[S, M]) discoverers(target uint64) *fpSet {
-	x := newExpander(sp)
+	x := newExpander(sp, model.NewStore[S, M]())
 	seen := newFPSet(true)
 	fp, enc := x.initial()
 	seen.insert(fp, noParent)

@@ -18,7 +18,7 @@ func TestSpillFlags(t *testing.T) {
 	code, disk, errs := runCmd(append(args, "-spill", "always", "-spill-dir", t.TempDir())...)
 	require.Equal(t, 0, code, errs)
 	require.Contains(t, disk, "states 29,384  transitions 81,347  depth 42")
-	require.Contains(t, disk, "frontier spilled to disk: 1.2 MB written and read back (-spill)")
+	require.Contains(t, disk, "frontier spilled to disk: 1.0 MB written and read back (-spill)")
 	require.Contains(t, mem, "states 29,384  transitions 81,347  depth 42")
 
 	code, _, errs = runCmd(append(args, "-spill", "sometimes")...)

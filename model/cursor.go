@@ -1,0 +1,383 @@
+package model
+
+import "encoding/binary"
+
+// Cursor is one goroutine's view of a Store: the world it loaded last, by
+// its parts' ids, and the caches that let it take most protocol steps
+// from there on ids alone (Step). A search makes one per worker.
+type Cursor[S, M any] struct {
+	st  *Store[S, M]
+	sys *System[S, M] // the goroutine's own (its codec's and Step's scratch)
+
+	// The loaded world: its stored form, its nodes' ids and parts, its
+	// rest, each place's link (place to*n+from; 0 when empty) and part,
+	// the places of its links in order, the id of each message in Net,
+	// and the sum of its parts (its fingerprint before the last mix).
+	vec       []byte
+	node      []uint32
+	nodePart  []uint64
+	down, cut uint64
+	linkAt    []uint32
+	linkPart  []uint64
+	places    []int32
+	netMsg    []uint32
+	sum       uint64
+
+	memo    []stepMemo // the steps taken, by node state and event
+	serial  uint32     // the steps memoized so far
+	linkOps []linkOp   // the links made by a send or a delivery
+
+	key, buf []byte // interning's scratch
+	ids      []uint32
+}
+
+// NewCursor makes a cursor on st for a goroutine whose system is sys (a
+// System serves one goroutine).
+func NewCursor[S, M any](st *Store[S, M], sys *System[S, M]) *Cursor[S, M] {
+	n := sys.n
+	return &Cursor[S, M]{st: st, sys: sys,
+		node: make([]uint32, n), nodePart: make([]uint64, n),
+		linkAt: make([]uint32, n*n), linkPart: make([]uint64, n*n)}
+}
+
+// Store is the store the cursor reads.
+func (c *Cursor[S, M]) Store() *Store[S, M] { return c.st }
+
+// Load sets w to the world whose stored form is vec (see Store), and makes
+// it the parent of the steps Step takes; fp is its fingerprint (0 when no
+// step will be taken). vec must stay unchanged until the next Load.
+func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
+	st, n := c.st, c.sys.n
+	c.vec = vec
+	w.Nodes, w.Timers = resize(w.Nodes, n), resize(w.Timers, n)
+	for i := range n {
+		id := binary.LittleEndian.Uint32(vec[4*i:])
+		r := st.nodes.at(id)
+		c.node[i], c.nodePart[i] = id, r.part
+		w.Nodes[i], w.Timers[i] = r.s, r.timers
+	}
+	rr := st.rests.at(binary.LittleEndian.Uint32(vec[4*n:]))
+	w.Down, w.Used, w.Cut, w.AppSent = rr.down, rr.used, rr.cut, rr.appSent
+	c.down, c.cut = rr.down, rr.cut
+	if len(rr.vc)|len(w.VC) != 0 {
+		w.VC = append(w.VC[:0], rr.vc...)
+		w.ReqVC = append(w.ReqVC[:0], rr.reqVC...)
+	}
+	if len(rr.history)|len(w.History) != 0 {
+		w.History = append(w.History[:0], rr.history...)
+	}
+	for _, p := range c.places {
+		c.linkAt[p], c.linkPart[p] = 0, 0
+	}
+	c.places, c.netMsg, w.Net = c.places[:0], c.netMsg[:0], w.Net[:0]
+	for j := 4 * (n + 1); j < len(vec); j += 4 {
+		id := binary.LittleEndian.Uint32(vec[j:])
+		lr := st.links.at(id)
+		p := int32(lr.to)*int32(n) + int32(lr.from)
+		c.linkAt[p], c.linkPart[p] = id, lr.part
+		c.places = append(c.places, p)
+		for _, m := range lr.msgs {
+			mr := st.msgs.at(m)
+			w.Net = append(w.Net, Envelope[M]{})
+			e := &w.Net[len(w.Net)-1]
+			e.From, e.To, e.Msg, e.App, e.VC = lr.from, lr.to, mr.m, mr.app, mr.vc
+			c.netMsg = append(c.netMsg, m)
+		}
+	}
+	c.sum = unmix64(fp)
+}
+
+// Stepped is what Step changed of the loaded world, for AppendStepped:
+// the stepping node's new state, and the links the step changed.
+type Stepped struct {
+	node  NodeID
+	next  uint32 // the node's new state's id
+	ref   MemoRef
+	n     int
+	place [maxTouched]int32  // the changed links' places,
+	link  [maxTouched]uint32 // their new ids (0: now empty)
+}
+
+// stepMemo is a protocol step taken once on ids: the key (the node's
+// state's id, the event) and the result (the new state's id and part,
+// the messages sent). ok is false for a step Step leaves to Apply.
+type stepMemo struct {
+	node  uint32 // 0 when the entry is empty
+	arg   uint32 // the message delivered, or the timer fired
+	kind  ActionKind
+	from  NodeID
+	ok    bool
+	sends uint8
+	input Input
+	next  uint32
+	part  uint64
+	// serial tells this step from the others the entry held (MemoRef);
+	// tag is the searcher's note on it (SetMemoTag), 0 when none.
+	serial uint32
+	tag    uint64
+	to     [memoSends]NodeID
+	msg    [memoSends]uint32
+}
+
+// memoSends is the most messages a step Step takes may send; a step that
+// sends more is left to Apply.
+const memoSends = 8
+
+// cursorMemoBits sets the size of a cursor's memo, 2^cursorMemoBits.
+const cursorMemoBits = 13
+
+// linkOp is a link made from another by a send (push) or a delivery
+// (remove) of one message: the key (the link's id, or its place when it
+// is empty, the operation, the message) and the result.
+type linkOp struct {
+	link, msg uint32
+	place     int32
+	op        uint8
+	next      uint32 // 0: the link is empty after
+	part      uint64
+}
+
+const (
+	opPush   = 1
+	opRemove = 2
+)
+
+// linkOpBits sets the size of a cursor's cache of link operations.
+const linkOpBits = 14
+
+// Step returns the fingerprint of the world after action a from w, the
+// world Load loaded, and notes in r what the step changed; it reports
+// false, computing nothing, for an action it leaves to Apply: a fault, an
+// application message, any action when the configuration keeps the
+// ordering vectors, a step that outputs records into the history or
+// sends more than memoSends messages. No world is made and, but for the
+// first time a node state meets an event, Step is not called.
+func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool) {
+	sys := c.sys
+	if sys.Config.Ordering {
+		return 0, false
+	}
+	var arg uint32
+	var from NodeID
+	h := uint64(a.Kind)*hashTime ^ uint64(c.node[a.Node])*hashNode
+	switch a.Kind {
+	case ActInput:
+		for i := 0; i < len(a.Input); i++ {
+			h = (h ^ uint64(a.Input[i])) * hashPoly
+		}
+	case ActFire:
+		arg = uint32(a.Timer)
+	case ActDeliver:
+		if w.Net[a.Slot].App {
+			return 0, false
+		}
+		arg, from = c.netMsg[a.Slot], a.Peer
+	default:
+		return 0, false
+	}
+	if c.memo == nil {
+		c.memo = make([]stepMemo, 1<<cursorMemoBits)
+		c.linkOps = make([]linkOp, 1<<linkOpBits)
+	}
+	h = mix64(h ^ uint64(arg)*hashLink ^ uint64(from)*hashRest)
+	at := h >> (64 - cursorMemoBits)
+	e := &c.memo[at]
+	if e.node != c.node[a.Node] || e.arg != arg || e.kind != a.Kind || e.from != from || a.Kind == ActInput && e.input != a.Input {
+		c.memoize(e, a, arg, from)
+	}
+	if !e.ok {
+		return 0, false
+	}
+	n := sys.n
+	sum := c.sum - c.nodePart[a.Node] + e.part
+	r.node, r.next, r.n = a.Node, e.next, 0
+	r.ref = MemoRef(at<<32 | uint64(e.serial))
+	var part [maxTouched]uint64
+	if a.Kind == ActDeliver {
+		p := int32(a.Node)*int32(n) + int32(from)
+		r.place[0] = p
+		r.link[0], part[0] = c.linkOp(c.linkAt[p], p, opRemove, arg)
+		r.n = 1
+	}
+	for j := range int(e.sends) {
+		to := e.to[j]
+		if c.down&(1<<to) != 0 || c.cut != 0 && (c.cut>>a.Node)&1 != (c.cut>>to)&1 {
+			continue // lost, as effects loses it
+		}
+		p := int32(to)*int32(n) + int32(a.Node)
+		i := 0
+		for i < r.n && r.place[i] != p {
+			i++
+		}
+		cur := c.linkAt[p]
+		if i == r.n {
+			r.place[i] = p
+			r.n++
+		} else {
+			cur = r.link[i]
+		}
+		r.link[i], part[i] = c.linkOp(cur, p, opPush, e.msg[j])
+	}
+	for i := range r.n {
+		sum += part[i] - c.linkPart[r.place[i]]
+	}
+	return mix64(sum), true
+}
+
+// memoize takes step a of the loaded world's node a.Node (its state's id
+// is c.node[a.Node]) on event (arg, from), and makes e its memo.
+func (c *Cursor[S, M]) memoize(e *stepMemo, a *Action, arg uint32, from NodeID) {
+	sys, st := c.sys, c.st
+	id := c.node[a.Node]
+	e.node, e.arg, e.kind, e.from, e.input, e.ok = id, arg, a.Kind, from, a.Input, false
+	c.serial++
+	e.serial, e.tag = c.serial, 0
+	rec := st.nodes.at(id)
+	var ev Event[M]
+	switch a.Kind {
+	case ActInput:
+		ev = Event[M]{Kind: Environment, Input: a.Input}
+	case ActDeliver:
+		ev = Event[M]{Kind: Receive, From: from, Msg: st.msgs.at(arg).m}
+	default:
+		ev = Event[M]{Kind: Timeout, Timer: a.Timer}
+	}
+	sys.out.Reset()
+	s := sys.P.Step(a.Node, rec.s, ev, &sys.out)
+	// The state given is the store's, shared by every world that holds
+	// it: a Step that changes it in place changes them all.
+	c.buf = sys.codec.AppendState(c.buf[:0], rec.s)
+	if string(c.buf) != string(rec.enc) {
+		panic("model: " + a.Kind.String() + " step of " + a.Node.String() + " changed the state it was given; Step must return a changed copy")
+	}
+	if len(sys.out.sends) > memoSends || sys.Config.History && len(sys.out.outputs) > 0 {
+		return
+	}
+	t := sys.timersAfter(armedAtStep(rec.timers, *a))
+	c.buf = sys.codec.AppendState(c.buf[:0], s)
+	e.next = c.nodeID(a.Node, t, c.buf, s)
+	e.part = st.nodes.at(e.next).part
+	e.sends = uint8(len(sys.out.sends))
+	for j, snd := range sys.out.sends {
+		env := Envelope[M]{From: a.Node, To: snd.to, Msg: snd.msg}
+		e.to[j], e.msg[j] = snd.to, c.msgID(&env)
+	}
+	e.ok = true
+}
+
+// linkOp returns the link, and its part, that link (at place p; 0 when
+// empty) becomes once message msg is pushed on it or removed from it.
+func (c *Cursor[S, M]) linkOp(link uint32, p int32, op uint8, msg uint32) (uint32, uint64) {
+	h := mix64(uint64(link)*hashLink ^ uint64(msg)*hashNode ^ uint64(p)<<8 ^ uint64(op))
+	e := &c.linkOps[h>>(64-linkOpBits)]
+	if e.link == link && e.msg == msg && e.place == p && e.op == op {
+		return e.next, e.part
+	}
+	st, n := c.st, int32(c.sys.n)
+	to, from := NodeID(p/n), NodeID(p%n)
+	var msgs []uint32
+	if link != 0 {
+		msgs = st.links.at(link).msgs
+	}
+	ids := c.ids[:0]
+	switch {
+	case op == opRemove && c.sys.Config.Network == FIFO:
+		ids = append(ids, msgs[1:]...) // the head
+	case op == opRemove:
+		k := 0
+		for msgs[k] != msg {
+			k++
+		}
+		ids = append(append(ids, msgs[:k]...), msgs[k+1:]...)
+	case c.sys.Config.Network == FIFO:
+		ids = append(append(ids, msgs...), msg)
+	default: // unordered: in the order insert keeps, after its equals
+		k := len(msgs)
+		for k > 0 && c.envAfter(msgs[k-1], msg) {
+			k--
+		}
+		ids = append(append(append(ids, msgs[:k]...), msg), msgs[k:]...)
+	}
+	c.ids = ids
+	e.link, e.msg, e.place, e.op, e.next, e.part = link, msg, p, op, 0, 0
+	if len(ids) > 0 {
+		e.next = c.linkID(to, from, ids)
+		e.part = st.links.at(e.next).part
+	}
+	return e.next, e.part
+}
+
+// envAfter reports whether message x goes after message y on an unordered
+// link (envCompare: protocol messages first, then by encoding, then by
+// vector).
+func (c *Cursor[S, M]) envAfter(x, y uint32) bool {
+	a, b := c.st.msgs.at(x), c.st.msgs.at(y)
+	if a.app != b.app {
+		return a.app
+	}
+	if s := string(a.msg); s != string(b.msg) {
+		return s > string(b.msg)
+	}
+	return a.vc > b.vc
+}
+
+// Ref names the memoized step the step noted in r took (MemoTag).
+func (r *Stepped) Ref() MemoRef { return r.ref }
+
+// MemoTag returns the note left on the memoized step ref by SetMemoTag,
+// or 0 when there is none or another step has taken its place since. A
+// searcher keeps there what it would otherwise work out again from the
+// step's action and message each time the memo serves the step (the
+// coverage count's kind of action: checker/coverage.go).
+func (c *Cursor[S, M]) MemoTag(ref MemoRef) uint64 {
+	if e := &c.memo[ref>>32]; e.serial == uint32(ref) {
+		return e.tag
+	}
+	return 0
+}
+
+// SetMemoTag leaves tag on the memoized step ref (MemoTag), unless
+// another step has taken its place since.
+func (c *Cursor[S, M]) SetMemoTag(ref MemoRef, tag uint64) {
+	if e := &c.memo[ref>>32]; e.serial == uint32(ref) {
+		e.tag = tag
+	}
+}
+
+// MsgAt is the encoding (AppendMsg's bytes) of message k in flight in the
+// loaded world.
+func (c *Cursor[S, M]) MsgAt(k int) []byte { return c.st.msgs.at(c.netMsg[k]).msg }
+
+// AppendStepped appends to b the stored form of the world after the step
+// Step noted in r from the loaded world.
+func (c *Cursor[S, M]) AppendStepped(b []byte, r *Stepped) []byte {
+	n := c.sys.n
+	start := len(b)
+	b = append(b, c.vec[:4*(n+1)]...)
+	binary.LittleEndian.PutUint32(b[start+4*int(r.node):], r.next)
+	// The changed places in order (insertion sort: a step changes few).
+	var order [maxTouched]int
+	for i := range r.n {
+		j := i
+		for ; j > 0 && r.place[order[j-1]] > r.place[i]; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = i
+	}
+	// The parent's links and the changed ones, merged by place.
+	links := c.vec[4*(n+1):]
+	k := 0
+	for _, i := range order[:r.n] {
+		p := r.place[i]
+		for ; k < len(c.places) && c.places[k] < p; k++ {
+			b = append(b, links[4*k:4*k+4]...)
+		}
+		if k < len(c.places) && c.places[k] == p {
+			k++ // replaced
+		}
+		if r.link[i] != 0 {
+			b = binary.LittleEndian.AppendUint32(b, r.link[i])
+		}
+	}
+	return append(b, links[4*k:]...)
+}
