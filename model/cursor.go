@@ -17,6 +17,8 @@ type Cursor[S, M any] struct {
 	node      []uint32
 	nodePart  []uint64
 	down, cut uint64
+	rest      uint32
+	restPart  uint64
 	linkAt    []uint32
 	linkPart  []uint64
 	places    []int32
@@ -26,9 +28,11 @@ type Cursor[S, M any] struct {
 	memo    []stepMemo // the steps taken, by node state and event
 	serial  uint32     // the steps memoized so far
 	linkOps []linkOp   // the links made by a send or a delivery
+	restOps []restOp   // the rests made by a step's records
 
-	key, buf []byte // interning's scratch
-	ids      []uint32
+	key, buf  []byte // interning's scratch
+	ids       []uint32
+	restWorld World[S, M]
 }
 
 // NewCursor makes a cursor on st for a goroutine whose system is sys (a
@@ -56,7 +60,9 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		c.node[i], c.nodePart[i] = id, r.part
 		w.Nodes[i], w.Timers[i] = r.s, r.timers
 	}
-	rr := st.rests.at(binary.LittleEndian.Uint32(vec[4*n:]))
+	c.rest = binary.LittleEndian.Uint32(vec[4*n:])
+	rr := st.rests.at(c.rest)
+	c.restPart = rr.part
 	w.Down, w.Used, w.Cut, w.AppSent = rr.down, rr.used, rr.cut, rr.appSent
 	c.down, c.cut = rr.down, rr.cut
 	if len(rr.vc)|len(w.VC) != 0 {
@@ -92,6 +98,7 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 type Stepped struct {
 	node  NodeID
 	next  uint32 // the node's new state's id
+	rest  uint32 // the rest's id, 0 when unchanged
 	ref   MemoRef
 	n     int
 	place [maxTouched]int32  // the changed links' places,
@@ -111,6 +118,7 @@ type stepMemo struct {
 	input Input
 	next  uint32
 	part  uint64
+	recs  uint32 // the records output (Store.recs), 0 when none
 	// serial tells this step from the others the entry held (MemoRef);
 	// tag is the searcher's note on it (SetMemoTag), 0 when none.
 	serial uint32
@@ -142,6 +150,16 @@ const (
 	opRemove = 2
 )
 
+// restOp is a rest made from another by the records a step outputs.
+type restOp struct {
+	rest, recs uint32
+	next       uint32
+	part       uint64
+}
+
+// restOpBits sets the size of a cursor's cache of rest operations.
+const restOpBits = 12
+
 // linkOpBits sets the size of a cursor's cache of link operations.
 const linkOpBits = 14
 
@@ -149,8 +167,7 @@ const linkOpBits = 14
 // world Load loaded, and notes in r what the step changed; it reports
 // false, computing nothing, for an action it leaves to Apply: a fault, an
 // application message, any action when the configuration keeps the
-// ordering vectors, a step that outputs records into the history or
-// sends more than memoSends messages. No world is made and, but for the
+// ordering vectors, a step that sends more than memoSends messages. No world is made and, but for the
 // first time a node state meets an event, Step is not called.
 func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool) {
 	sys := c.sys
@@ -178,6 +195,9 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	if c.memo == nil {
 		c.memo = make([]stepMemo, 1<<cursorMemoBits)
 		c.linkOps = make([]linkOp, 1<<linkOpBits)
+		if sys.Config.History {
+			c.restOps = make([]restOp, 1<<restOpBits)
+		}
 	}
 	h = mix64(h ^ uint64(arg)*hashLink ^ uint64(from)*hashRest)
 	at := h >> (64 - cursorMemoBits)
@@ -190,7 +210,12 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	}
 	n := sys.n
 	sum := c.sum - c.nodePart[a.Node] + e.part
-	r.node, r.next, r.n = a.Node, e.next, 0
+	r.node, r.next, r.rest, r.n = a.Node, e.next, 0, 0
+	if e.recs != 0 {
+		var part uint64
+		r.rest, part = c.restOp(e.recs)
+		sum += part - c.restPart
+	}
 	r.ref = MemoRef(at<<32 | uint64(e.serial))
 	var part [maxTouched]uint64
 	if a.Kind == ActDeliver {
@@ -250,8 +275,12 @@ func (c *Cursor[S, M]) memoize(e *stepMemo, a *Action, arg uint32, from NodeID) 
 	if string(c.buf) != string(rec.enc) {
 		panic("model: " + a.Kind.String() + " step of " + a.Node.String() + " changed the state it was given; Step must return a changed copy")
 	}
-	if len(sys.out.sends) > memoSends || sys.Config.History && len(sys.out.outputs) > 0 {
+	if len(sys.out.sends) > memoSends {
 		return
+	}
+	e.recs = 0
+	if sys.Config.History && len(sys.out.outputs) > 0 {
+		e.recs = c.recsID(a.Node, sys.out.outputs)
 	}
 	t := sys.timersAfter(armedAtStep(rec.timers, *a))
 	c.buf = sys.codec.AppendState(c.buf[:0], s)
@@ -307,6 +336,28 @@ func (c *Cursor[S, M]) linkOp(link uint32, p int32, op uint8, msg uint32) (uint3
 	return e.next, e.part
 }
 
+// restOp returns the rest, and its part, that the loaded world's becomes
+// once the records recs (Store.recs) are appended to its history.
+func (c *Cursor[S, M]) restOp(recs uint32) (uint32, uint64) {
+	e := &c.restOps[mix64(uint64(c.rest)*hashRest^uint64(recs)*hashLink)>>(64-restOpBits)]
+	if e.rest == c.rest && e.recs == recs {
+		return e.next, e.part
+	}
+	st := c.st
+	rr, rec := st.rests.at(c.rest), st.recs.at(recs)
+	w := &c.restWorld
+	w.Down, w.Cut, w.Used, w.AppSent = rr.down, rr.cut, rr.used, rr.appSent
+	w.VC, w.ReqVC = rr.vc, rr.reqVC
+	w.History = append(w.History[:0], rr.history...)
+	for _, t := range rec.texts {
+		w.History = appendRecord(w.History, Record{Node: rec.node, Text: t}, c.sys.Config.HistoryByNode)
+	}
+	e.rest, e.recs = c.rest, recs
+	e.next = c.restID(w)
+	e.part = st.rests.at(e.next).part
+	return e.next, e.part
+}
+
 // envAfter reports whether message x goes after message y on an unordered
 // link (envCompare: protocol messages first, then by encoding, then by
 // vector).
@@ -355,6 +406,9 @@ func (c *Cursor[S, M]) AppendStepped(b []byte, r *Stepped) []byte {
 	start := len(b)
 	b = append(b, c.vec[:4*(n+1)]...)
 	binary.LittleEndian.PutUint32(b[start+4*int(r.node):], r.next)
+	if r.rest != 0 {
+		binary.LittleEndian.PutUint32(b[start+4*n:], r.rest)
+	}
 	// The changed places in order (insertion sort: a step changes few).
 	var order [maxTouched]int
 	for i := range r.n {

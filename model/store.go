@@ -20,6 +20,16 @@ type Store[S, M any] struct {
 	msgs  internTable[msgRec[M]]
 	links internTable[linkRec]
 	rests internTable[restRec]
+	// recs are the lists of records a step outputs: no stored form names
+	// them, only the cursors' memos (so a checkpoint needs none).
+	recs internTable[recsRec]
+}
+
+// recsRec is the records one step of a node outputs, in order.
+type recsRec struct {
+	key   []byte // the node, then each text (AppendString)
+	node  NodeID
+	texts []string
 }
 
 // nodeRec is a node's state with its armed timers, at its place.
@@ -69,12 +79,13 @@ func NewStore[S, M any]() *Store[S, M] {
 	st.msgs.keys = func(r *msgRec[M]) []byte { return r.key }
 	st.links.keys = func(r *linkRec) []byte { return r.key }
 	st.rests.keys = func(r *restRec) []byte { return r.key }
+	st.recs.keys = func(r *recsRec) []byte { return r.key }
 	return st
 }
 
 // Bytes is the memory the store's tables hold.
 func (st *Store[S, M]) Bytes() uint64 {
-	return st.nodes.bytes() + st.msgs.bytes() + st.links.bytes() + st.rests.bytes()
+	return st.nodes.bytes() + st.msgs.bytes() + st.links.bytes() + st.rests.bytes() + st.recs.bytes()
 }
 
 // Parts is the number of parts interned: node states, messages, links,
@@ -177,6 +188,19 @@ func (c *Cursor[S, M]) restID(w *World[S, M]) uint32 {
 		r.history = append([]Record(nil), w.History...)
 		var h WorldHash
 		r.part = sys.restPart(&h, w)
+	})
+	return id
+}
+
+// recsID interns the records texts that a step of node i outputs.
+func (c *Cursor[S, M]) recsID(i NodeID, texts []string) uint32 {
+	k := append(c.key[:0], byte(i))
+	for _, t := range texts {
+		k = AppendString(k, t)
+	}
+	c.key = k
+	id, _ := c.st.recs.intern(k, func(r *recsRec, key []byte) {
+		r.key, r.node, r.texts = key, i, append([]string(nil), texts...)
 	})
 	return id
 }
