@@ -76,6 +76,11 @@ type queue struct {
 	file    *spillFile
 	segment int
 	err     error
+	// spare is a chunk read and released, kept for the next push: memory
+	// the process has touched already, where a new chunk would take a
+	// page fault on each of its pages (3.4% of RA N=4 R=1's samples, in
+	// the kernel, before it was kept).
+	spare []byte
 }
 
 const chunkSize = 1 << 20
@@ -89,6 +94,9 @@ func (q *queue) push(depth int, fp uint64, enc []byte) {
 		var reuse []byte
 		if len(q.chunks) >= 2 && q.spills() { // the last chunk is full and not being read
 			reuse = q.spillLast()
+		}
+		if reuse == nil && q.spare != nil {
+			reuse, q.spare = q.spare, nil // counted in total already
 		}
 		if cap(reuse) < max(chunkSize, len(enc)+24) {
 			reuse = make([]byte, 0, max(chunkSize, len(enc)+24))
@@ -167,7 +175,11 @@ func (q *queue) next() bool {
 	q.chunks[0] = nil
 	q.chunks, q.head = q.chunks[1:], 0
 	if q.spans == nil {
-		q.total -= uint64(cap(done))
+		if q.spare == nil && cap(done) == chunkSize {
+			q.spare = done[:0]
+		} else {
+			q.total -= uint64(cap(done))
+		}
 		return true
 	}
 	q.spans = q.spans[1:]
