@@ -672,7 +672,7 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	x.enc = append(x.enc[:0], enc...)
 	x.lazy = [2]bool{} // the last state's successors are gone with it
 	x.ids.Load(x.enc, fp, &x.cur)
-	x.acts = x.sys.Actions(&x.cur, x.acts[:0])
+	x.acts = x.ids.Actions(&x.cur, x.acts[:0])
 	if x.por != nil {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
 	}

@@ -16,6 +16,7 @@ type Cursor[S, M any] struct {
 	vec       []byte
 	node      []uint32
 	nodePart  []uint64
+	inputs    [][]Input
 	down, cut uint64
 	rest      uint32
 	restPart  uint64
@@ -40,7 +41,7 @@ type Cursor[S, M any] struct {
 func NewCursor[S, M any](st *Store[S, M], sys *System[S, M]) *Cursor[S, M] {
 	n := sys.n
 	return &Cursor[S, M]{st: st, sys: sys,
-		node: make([]uint32, n), nodePart: make([]uint64, n),
+		node: make([]uint32, n), nodePart: make([]uint64, n), inputs: make([][]Input, n),
 		linkAt: make([]uint32, n*n), linkPart: make([]uint64, n*n)}
 }
 
@@ -57,7 +58,7 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 	for i := range n {
 		id := binary.LittleEndian.Uint32(vec[4*i:])
 		r := st.nodes.at(id)
-		c.node[i], c.nodePart[i] = id, r.part
+		c.node[i], c.nodePart[i], c.inputs[i] = id, r.part, r.inputs
 		w.Nodes[i], w.Timers[i] = r.s, r.timers
 	}
 	c.rest = binary.LittleEndian.Uint32(vec[4*n:])
@@ -91,6 +92,12 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		}
 	}
 	c.sum = unmix64(fp)
+}
+
+// Actions is System.Actions of the loaded world w, each node's inputs
+// listed once per node state, when the state was first stored.
+func (c *Cursor[S, M]) Actions(w *World[S, M], dst []Action) []Action {
+	return c.sys.actions(w, dst, c.inputs)
 }
 
 // Stepped is what Step changed of the loaded world, for AppendStepped:

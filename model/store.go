@@ -37,8 +37,9 @@ type nodeRec[S any] struct {
 	key    []byte // the node, its timers (uvarint), its state's encoding
 	s      S
 	timers uint64
-	part   uint64 // nodePart: its share of a world's fingerprint
-	enc    []byte // the state's encoding, key's tail
+	part   uint64  // nodePart: its share of a world's fingerprint
+	enc    []byte  // the state's encoding, key's tail
+	inputs []Input // the inputs enabled in it (Protocol.Inputs)
 	node   NodeID
 }
 
@@ -105,6 +106,7 @@ func (c *Cursor[S, M]) nodeID(i NodeID, t uint64, enc []byte, s S) uint32 {
 		r.key, r.s, r.timers, r.node = key, s, t, i
 		r.enc = key[tail:]
 		r.part = nodePart(i, r.enc, t)
+		r.inputs = c.sys.P.Inputs(i, s, nil)
 	})
 	return id
 }

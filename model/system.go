@@ -138,6 +138,12 @@ func (sys *System[S, M]) Init() *World[S, M] {
 // incoming link on a FIFO network, one per distinct message otherwise), then
 // its armed timers.
 func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
+	return sys.actions(w, dst, nil)
+}
+
+// actions is Actions, taking node i's inputs from inputs[i] when inputs
+// is not nil (a Cursor's, listed once per node state), else from Inputs.
+func (sys *System[S, M]) actions(w *World[S, M], dst []Action, inputs [][]Input) []Action {
 	j := 0 // scan position in Net, which is sorted by receiver
 	for i := range sys.n {
 		id := NodeID(i)
@@ -147,8 +153,14 @@ func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 		if w.IsDown(id) {
 			continue
 		}
-		sys.inputs = sys.P.Inputs(id, w.Nodes[i], sys.inputs[:0])
-		for _, in := range sys.inputs {
+		var ins []Input
+		if inputs != nil {
+			ins = inputs[i]
+		} else {
+			sys.inputs = sys.P.Inputs(id, w.Nodes[i], sys.inputs[:0])
+			ins = sys.inputs
+		}
+		for _, in := range ins {
 			var a *Action
 			dst, a = addAction(dst)
 			a.Kind, a.Node, a.Input = ActInput, id, in
