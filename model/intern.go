@@ -20,12 +20,17 @@ import (
 // lock. Records never move: they live in pages of pageSize, and the page
 // list is replaced, not changed, when it grows.
 type internTable[R any] struct {
-	mu    sync.Mutex
+	// What every lookup reads, on a cache line of its own: the workers
+	// share it, and an intern's writes to the fields below would take
+	// it from the other cores.
+	_     [64]byte
 	slots atomic.Pointer[[]uint64] // (hash's high half) << 32 | id; 0 is empty
 	pages atomic.Pointer[[]*[pageSize]R]
 	keys  func(r *R) []byte // a record's key
-	n     uint32            // the records, under mu
-	held  atomic.Uint64     // bytes held: slots, pages and keys
+	_     [40]byte
+	mu    sync.Mutex
+	n     uint32        // the records, under mu
+	held  atomic.Uint64 // bytes held: slots, pages and keys
 }
 
 const (
