@@ -1,0 +1,160 @@
+package model_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/coordcheck/coordcheck/model"
+)
+
+// chatterSystem draws a configuration of chatter: its network, faults and
+// history.
+func chatterSystem(rt *rapid.T) *model.System[chatState, chatMsg] {
+	faults, err := model.ParseFaults(rapid.SampledFrom([]string{"none", "crash=1,restart=1", "drop=1,dup=1", "partition=1"}).Draw(rt, "faults"))
+	require.NoError(rt, err)
+	cfg := model.Config{
+		Network: rapid.SampledFrom([]model.Network{model.FIFO, model.Unordered}).Draw(rt, "network"),
+		Faults:  faults,
+		Timers:  model.TimersFree,
+		History: rapid.Bool().Draw(rt, "history"),
+	}
+	cfg.HistoryByNode = cfg.History && rapid.Bool().Draw(rt, "by-node")
+	return model.MustNewSystem[chatState, chatMsg](chatter{}, cfg)
+}
+
+// From any reachable world, under any network, fault budget and history:
+// a world's stored form loads back as that world with its fingerprint;
+// a step Cursor.Step takes on ids gives the fingerprint and the stored
+// form of the successor Apply makes; and a store restored from its keys
+// gives every part its id again.
+func TestCursorStepMatchesApply(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		sys := chatterSystem(rt)
+		st := model.NewStore[chatState, chatMsg]()
+		c := model.NewCursor(st, sys.Clone())
+		w, next := sys.Init(), &model.World[chatState, chatMsg]{}
+		var back model.World[chatState, chatMsg]
+		var r model.Stepped
+		var stored [][]byte
+		for range rapid.IntRange(0, 30).Draw(rt, "steps") {
+			vec, fp := c.AppendStored(nil, w)
+			require.Equal(rt, sys.HashWorld(w), fp)
+			stored = append(stored, vec)
+			c.Load(vec, fp, &back)
+			require.Equal(rt, sys.Encode(nil, w), sys.Encode(nil, &back))
+			acts := c.Actions(&back, nil)
+			require.Equal(rt, sys.Actions(w, nil), acts)
+			if len(acts) == 0 {
+				break
+			}
+			for _, a := range acts {
+				got, ok := c.Step(&back, &a, &r)
+				var after []byte
+				if ok {
+					after = c.AppendStepped(nil, &r)
+				}
+				sys.Apply(&back, a, next)
+				want, wantFP := c.AppendStored(nil, next)
+				if !ok {
+					require.Contains(rt, []model.ActionKind{model.ActDrop, model.ActDup, model.ActCrash, model.ActRestart, model.ActPartition, model.ActHeal}, a.Kind,
+						"a protocol step left to Apply: %s", sys.FormatAction(&back, a))
+					continue
+				}
+				require.Equal(rt, wantFP, got, "%s", sys.FormatAction(&back, a))
+				require.Equal(rt, want, after, "%s", sys.FormatAction(&back, a))
+			}
+			a := acts[rapid.IntRange(0, len(acts)-1).Draw(rt, "action")]
+			sys.Apply(w, a, next)
+			w, next = next, w
+		}
+		// Restored from its keys, the store names every part alike.
+		again := model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone())
+		require.NoError(rt, again.Restore(st.Keys()))
+		require.Equal(rt, st.Keys(), again.Store().Keys())
+		var a, b model.World[chatState, chatMsg]
+		for _, vec := range stored {
+			c.Load(vec, 0, &a)
+			again.Load(vec, 0, &b)
+			require.Equal(rt, sys.Encode(nil, &a), sys.Encode(nil, &b))
+		}
+	})
+}
+
+// Goroutines that share a store (the workers of one search) name each
+// part alike, whichever interns it first. (Run under -race by CI.)
+func TestStoreSharedByGoroutines(t *testing.T) {
+	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{History: true})
+	// The worlds of a breadth-first walk, as Go values.
+	worlds := []*model.World[chatState, chatMsg]{sys.Init()}
+	seen := map[string]bool{string(sys.Encode(nil, worlds[0])): true}
+	for i := 0; i < len(worlds) && len(worlds) < 3000; i++ {
+		for _, a := range sys.Actions(worlds[i], nil) {
+			next := &model.World[chatState, chatMsg]{}
+			sys.Apply(worlds[i], a, next)
+			if k := string(sys.Encode(nil, next)); !seen[k] {
+				seen[k] = true
+				worlds = append(worlds, next)
+			}
+		}
+	}
+	worlds = worlds[:3000]
+	st := model.NewStore[chatState, chatMsg]()
+	got := make([][][]byte, 4)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := model.NewCursor(st, sys.Clone())
+			var back model.World[chatState, chatMsg]
+			for k := range worlds {
+				w := worlds[(k*(g+1))%len(worlds)] // each in its own order
+				vec, fp := c.AppendStored(nil, w)
+				c.Load(vec, fp, &back)
+				got[g] = append(got[g], vec)
+			}
+		}()
+	}
+	wg.Wait()
+	byWorld := map[string]string{}
+	for g := range got {
+		for k, vec := range got[g] {
+			w := string(sys.Encode(nil, worlds[(k*(g+1))%len(worlds)]))
+			if prev, ok := byWorld[w]; ok {
+				require.Equal(t, prev, string(vec))
+			}
+			byWorld[w] = string(vec)
+		}
+	}
+	require.Equal(t, len(worlds), len(byWorld))
+}
+
+// A store is restored only from keys a store gave: a key that does not
+// decode, or one given twice, is an error, not a panic.
+func TestRestoreRefusesBadKeys(t *testing.T) {
+	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{})
+	st := model.NewStore[chatState, chatMsg]()
+	c := model.NewCursor(st, sys.Clone())
+	c.AppendStored(nil, sys.Init())
+	keys := st.Keys()
+	bad := func(t, k int, b []byte) [4][][]byte {
+		var out [4][][]byte
+		for i := range keys {
+			out[i] = append([][]byte(nil), keys[i]...)
+		}
+		out[t] = append(out[t][:k:k], b)
+		return out
+	}
+	for _, ks := range [][4][][]byte{
+		bad(1, 0, []byte{9}),                // a node out of range, its state missing
+		bad(1, 1, keys[1][0]),               // a state given twice
+		bad(2, 0, []byte{0, 1, 7, 0, 0, 0}), // a link of a message not stored
+	} {
+		err := model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone()).Restore(ks)
+		require.Error(t, err)
+	}
+	require.NoError(t, model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone()).Restore(keys))
+}
