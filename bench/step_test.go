@@ -10,10 +10,11 @@ import (
 )
 
 // A successor's fingerprint, the search's step, two ways, on the first
-// states of RA N=4 R=1 (the SPIN anchor): made (Apply, then StepHash from
-// the parent's parts) and peeked (PeekHash, from the parts and the memo of
+// states of RA N=4 R=1 (the SPIN anchor): made (Apply, then the
+// successor stored: its parts interned, model.Cursor.AppendStored) and
+// on ids (model.Cursor.Step, from the parts and the cursor's memo of
 // steps, without making the world). Each op is one transition; the
-// states are loaded as the search loads them, from their encodings.
+// states are loaded as the search loads them, from their stored forms.
 //
 //	go test ./bench/ -run '^$' -bench Successor
 
@@ -50,22 +51,26 @@ func stepWorkload(tb testing.TB) (*model.System[ra.State, ra.Msg], [][]byte, []u
 
 // successors takes every transition of the workload's states b.N times
 // over (at least), through step: an op is a transition. Loading a state
-// (decoding it, listing its actions) is timed too, the same for both.
-func successors(b *testing.B, step func(sys *model.System[ra.State, ra.Msg], h *model.WorldHash, w *model.World[ra.State, ra.Msg], a model.Action, next *model.World[ra.State, ra.Msg]) uint64) {
+// (its parts read from the store, its actions listed) is timed too, the
+// same for all.
+func successors(b *testing.B, step func(c *model.Cursor[ra.State, ra.Msg], w *model.World[ra.State, ra.Msg], a model.Action, next *model.World[ra.State, ra.Msg]) uint64) {
 	sys, states, fps := stepWorkload(b)
+	c := model.NewCursor(model.NewStore[ra.State, ra.Msg](), sys.Clone())
 	var w, next model.World[ra.State, ra.Msg]
-	var h model.WorldHash
+	stored := make([][]byte, len(states))
+	for i, enc := range states {
+		sys.Decode(enc, &w)
+		stored[i], _ = c.AppendStored(nil, &w)
+	}
 	var acts []model.Action
-	var spans []uint32
 	var sum uint64
 	b.ResetTimer()
 	for n := 0; n < b.N; {
-		for i, enc := range states {
-			spans = sys.DecodeSpans(enc, &w, spans[:0])
-			sys.LoadFP(&h, &w, fps[i], enc, spans)
-			acts = sys.Actions(&w, acts[:0])
+		for i, vec := range stored {
+			c.Load(vec, fps[i], &w)
+			acts = c.Actions(&w, acts[:0])
 			for _, a := range acts {
-				sum += step(sys, &h, &w, a, &next)
+				sum += step(c, &w, a, &next)
 			}
 			n += len(acts)
 			if n >= b.N {
@@ -78,22 +83,27 @@ func successors(b *testing.B, step func(sys *model.System[ra.State, ra.Msg], h *
 	}
 }
 
-// BenchmarkSuccessorMade is the step without the memo: the world made,
-// its fingerprint from the parts the step changed.
+// BenchmarkSuccessorMade is the step without ids: the world made, its
+// parts interned and its fingerprint summed from theirs.
 func BenchmarkSuccessorMade(b *testing.B) {
-	successors(b, func(sys *model.System[ra.State, ra.Msg], h *model.WorldHash, w *model.World[ra.State, ra.Msg], a model.Action, next *model.World[ra.State, ra.Msg]) uint64 {
+	var buf []byte
+	successors(b, func(c *model.Cursor[ra.State, ra.Msg], w *model.World[ra.State, ra.Msg], a model.Action, next *model.World[ra.State, ra.Msg]) uint64 {
+		sys := c.System()
 		sys.Apply(w, a, next)
-		return sys.StepHash(h, w, a, next)
+		var fp uint64
+		buf, fp = c.AppendStored(buf[:0], next)
+		return fp
 	})
 }
 
-// BenchmarkSuccessorPeeked is the step the searches take: the fingerprint
-// from the parts and the memo, no world made.
-func BenchmarkSuccessorPeeked(b *testing.B) {
-	successors(b, func(sys *model.System[ra.State, ra.Msg], h *model.WorldHash, w *model.World[ra.State, ra.Msg], a model.Action, _ *model.World[ra.State, ra.Msg]) uint64 {
-		fp, ok := sys.PeekHash(h, w, &a)
+// BenchmarkSuccessorIDs is the step the searches take: the fingerprint
+// from the parts' ids and the cursor's memo, no world made.
+func BenchmarkSuccessorIDs(b *testing.B) {
+	var r model.Stepped
+	successors(b, func(c *model.Cursor[ra.State, ra.Msg], w *model.World[ra.State, ra.Msg], a model.Action, _ *model.World[ra.State, ra.Msg]) uint64 {
+		fp, ok := c.Step(w, &a, &r)
 		if !ok {
-			b.Fatal("the memo does not serve a step of RA")
+			b.Fatal("a step of RA is not taken on ids")
 		}
 		return fp
 	})
@@ -102,7 +112,7 @@ func BenchmarkSuccessorPeeked(b *testing.B) {
 // BenchmarkSuccessorNone takes no step: the loading the two above share,
 // per transition, to subtract from theirs.
 func BenchmarkSuccessorNone(b *testing.B) {
-	successors(b, func(*model.System[ra.State, ra.Msg], *model.WorldHash, *model.World[ra.State, ra.Msg], model.Action, *model.World[ra.State, ra.Msg]) uint64 {
+	successors(b, func(*model.Cursor[ra.State, ra.Msg], *model.World[ra.State, ra.Msg], model.Action, *model.World[ra.State, ra.Msg]) uint64 {
 		return 0
 	})
 }

@@ -45,6 +45,9 @@ func NewCursor[S, M any](st *Store[S, M], sys *System[S, M]) *Cursor[S, M] {
 		linkAt: make([]uint32, n*n), linkPart: make([]uint64, n*n)}
 }
 
+// System is the cursor's system (its goroutine's).
+func (c *Cursor[S, M]) System() *System[S, M] { return c.sys }
+
 // Store is the store the cursor reads.
 func (c *Cursor[S, M]) Store() *Store[S, M] { return c.st }
 
@@ -378,6 +381,9 @@ func (c *Cursor[S, M]) envAfter(x, y uint32) bool {
 	}
 	return a.vc > b.vc
 }
+
+// MemoRef names a memoized step of a cursor (Stepped.Ref).
+type MemoRef uint64
 
 // Ref names the memoized step the step noted in r took (MemoTag).
 func (r *Stepped) Ref() MemoRef { return r.ref }

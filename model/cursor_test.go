@@ -10,6 +10,62 @@ import (
 	"github.com/coordcheck/coordcheck/model"
 )
 
+// chatter sends what a step taken on ids must place right: several
+// messages in one step, some on one link, some alike, to itself too, a
+// timer armed and cancelled, and records for the history, none, one or
+// two a step. Each of three nodes may speak twice; a node answers each
+// message by echoing it to the sender and to itself until its count runs
+// out.
+type chatter struct{}
+
+type chatState struct {
+	Said, Heard uint8
+}
+
+type chatMsg struct {
+	N    uint8
+	Text string
+}
+
+func (chatter) Nodes() int { return 3 }
+
+func (chatter) Init(model.NodeID, *model.Out[chatMsg]) chatState { return chatState{} }
+
+func (chatter) Inputs(_ model.NodeID, s chatState, dst []model.Input) []model.Input {
+	if s.Said < 2 {
+		dst = append(dst, "speak")
+	}
+	return dst
+}
+
+func (chatter) Step(self model.NodeID, s chatState, ev model.Event[chatMsg], out *model.Out[chatMsg]) chatState {
+	switch ev.Kind {
+	case model.Environment:
+		s.Said++
+		out.Output("said")
+		next := (self + 1) % 3
+		out.Send(next, chatMsg{s.Said, "b"})
+		out.Send(next, chatMsg{s.Said, "a"}) // before the first on an unordered link
+		out.Send(next, chatMsg{s.Said, "a"}) // alike
+		out.Send((self+2)%3, chatMsg{0, ""})
+		out.SetTimer(1)
+	case model.Receive:
+		s.Heard++
+		if ev.Msg.Text != "" {
+			out.Output("heard " + ev.Msg.Text)
+			out.Output("")
+		}
+		if s.Heard < 3 {
+			out.Send(ev.From, chatMsg{ev.Msg.N, ev.Msg.Text + "!"})
+			out.Send(self, chatMsg{s.Heard, ""})
+		}
+		out.CancelTimer(1)
+	case model.Timeout:
+		s.Heard = 0
+	}
+	return s
+}
+
 // chatterSystem draws a configuration of chatter: its network, faults and
 // history.
 func chatterSystem(rt *rapid.T) *model.System[chatState, chatMsg] {

@@ -54,7 +54,6 @@ type WorldHash struct {
 	buf   []byte
 	done  [maxTouched]touched
 	sent  []sent // StepHash's scratch
-	order []int  // EncodePeeked's
 }
 
 // touched is a link a step changes: its part in the parent, and its
@@ -454,9 +453,8 @@ func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *
 
 // sent is a message a step sends: its receiver and its hash (msgHash).
 type sent struct {
-	h   uint64
-	end uint32 // in the memo, where its encoding ends (memoEntry.out)
-	to  NodeID
+	h  uint64
+	to NodeID
 }
 
 // stepSum is the sum of the parts (the fingerprint before its last mix)

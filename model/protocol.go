@@ -8,7 +8,7 @@ package model
 // Init and Step must be pure: same arguments, same result and same effects,
 // no I/O, no clock, no randomness, no mutation of s. A search relies on it:
 // it takes a step once per node state and event and reuses the result in
-// every world where they meet (System.PeekHash), and the codec self-check
+// every world where they meet (Cursor.Step), and the codec self-check
 // before a search refuses a Step that gives another result when taken again.
 type Protocol[S, M any] interface {
 	// Nodes is the number of nodes, N.

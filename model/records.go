@@ -10,8 +10,8 @@ import "unsafe"
 // records' nodes and places determine the history. A protocol step appends
 // records of its own node only, at places known from the parent, so it
 // adds their parts to the parent's sum without hashing the history again
-// (StepHash), and the memo keeps the hashes of a step's records so that
-// PeekHash serves steps that output records too.
+// (StepHash); a step taken on ids (Cursor.Step) appends its records to the
+// interned rest instead.
 
 // hashRecord seeds a record's text hash.
 const hashRecord = 0x27d4eb2f165667c5
@@ -59,32 +59,4 @@ func (sys *System[S, M]) firstPlace(h *WorldHash, w *World[S, M], i NodeID) int 
 		h.histGen = h.gen
 	}
 	return h.histN[i]
-}
-
-// spliceHistory appends the history of the world after a memoized step of
-// node i, which output records e, from the parent whose encoding is enc,
-// whose history's encoding starts at at: the parent's records with the
-// step's inserted where appendRecord puts them.
-func (sys *System[S, M]) spliceHistory(b, enc []byte, at int, i NodeID, e *memoRecords) []byte {
-	c, _ := ReadUvarint(enc[at:])
-	start := at + uvarintLen(enc[at:])
-	end, ins := start, -1
-	for range c {
-		if ins < 0 && sys.Config.HistoryByNode && NodeID(enc[end]) > i {
-			ins = end
-		}
-		n, _ := ReadUvarint(enc[end+1:])
-		end += 1 + uvarintLen(enc[end+1:]) + int(n)
-	}
-	if ins < 0 {
-		ins = end
-	}
-	b = AppendUvarint(b, c+uint64(len(e.said)))
-	b = append(b, enc[start:ins]...)
-	from := uint32(0)
-	for _, r := range e.said {
-		b = append(AppendUvarint(append(b, byte(i)), uint64(r.end-from)), e.texts[from:r.end]...)
-		from = r.end
-	}
-	return append(b, enc[ins:end]...)
 }

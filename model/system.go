@@ -49,12 +49,7 @@ type System[S, M any] struct {
 	inputs []Input
 	ka, kb []byte // scratch encodings of messages, for unordered order
 
-	memo      []memoEntry       // PeekHash's memo of steps (memo.go), made on first use
-	memoRecs  []memoRecords     // beside each entry, its step's records, with Config.History
-	memoKey   []byte            // memoize's scratch key bytes
-	peeked    uint64            // the key of the memo the last PeekHash used
-	memoShift uint              // a key's entry is memo[key>>memoShift]
-	texts     map[string]string // the record texts decoded so far (text)
+	texts map[string]string // the record texts decoded so far (text)
 }
 
 // NewSystem makes the system of protocol p under cfg, or returns an error
