@@ -28,11 +28,12 @@ func (sys *System[S, M]) EncodeStep(b, parent []byte, spans []uint32, a Action, 
 	return sys.encodeRest(b, next)
 }
 
-// encodeRest appends the encoding of everything in w but its nodes.
-func (sys *System[S, M]) encodeRest(b []byte, w *World[S, M]) []byte {
-	for _, t := range w.Timers {
-		b = AppendUvarint(b, t)
-	}
+// appendRest appends the encoding of w's rest: everything but its nodes,
+// timers and network (its crashes, faults used, partition, ordering
+// vectors, application messages sent and, with history, its history).
+// It is also the key of a rest in a Store, and, without the history,
+// what the rest's part hashes (restPart).
+func (sys *System[S, M]) appendRest(b []byte, w *World[S, M], history bool) []byte {
 	b = AppendUvarint(b, w.Down)
 	if sys.faulty {
 		b = append(b, w.Used[:]...)
@@ -46,12 +47,21 @@ func (sys *System[S, M]) encodeRest(b []byte, w *World[S, M]) []byte {
 	if sys.Config.AppMsgs > 0 {
 		b = append(b, w.AppSent)
 	}
-	if sys.Config.History {
+	if history && sys.Config.History {
 		b = AppendUvarint(b, uint64(len(w.History)))
 		for _, r := range w.History {
 			b = AppendString(append(b, byte(r.Node)), r.Text)
 		}
 	}
+	return b
+}
+
+// encodeRest appends the encoding of everything in w but its nodes.
+func (sys *System[S, M]) encodeRest(b []byte, w *World[S, M]) []byte {
+	for _, t := range w.Timers {
+		b = AppendUvarint(b, t)
+	}
+	b = sys.appendRest(b, w, true)
 	b = AppendUvarint(b, uint64(len(w.Net)))
 	for i := range w.Net {
 		e := &w.Net[i]
@@ -102,6 +112,37 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 	for i := range w.Timers {
 		w.Timers[i], b = ReadUvarint(b)
 	}
+	b = sys.readRest(b, w)
+	var k uint64
+	k, b = ReadUvarint(b)
+	if k > uint64(len(b))/2 { // each message takes two bytes at least
+		panic(fmt.Sprintf("%d messages in flight in %d bytes", k, len(b)))
+	}
+	w.Net = resize(w.Net, int(k))
+	for i := range w.Net {
+		e := &w.Net[i]
+		e.To, e.From, e.App, e.VC = NodeID(b[0]), NodeID(b[1]), false, 0
+		b = b[2:]
+		if sys.Config.AppMsgs > 0 {
+			e.App, b = ReadBool(b)
+		}
+		spans = append(spans, uint32(size-len(b)))
+		if mp := sys.msgPlan; mp != nil {
+			b = mp.read(b, unsafe.Pointer(&e.Msg))
+		} else {
+			e.Msg, b = sys.codec.ReadMsg(b)
+		}
+		spans = append(spans, uint32(size-len(b)))
+		if sys.Config.Ordering {
+			e.VC, b = ReadUvarint(b)
+		}
+	}
+	return spans, b
+}
+
+// readRest reads into w the rest appendRest wrote at the start of b, with
+// its history, and returns the bytes after it.
+func (sys *System[S, M]) readRest(b []byte, w *World[S, M]) []byte {
 	w.Down, b = ReadUvarint(b)
 	w.Used, w.Cut = [numFaults]uint8{}, 0
 	if sys.faulty {
@@ -141,31 +182,7 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 			b = rest[n:]
 		}
 	}
-	var k uint64
-	k, b = ReadUvarint(b)
-	if k > uint64(len(b))/2 { // each message takes two bytes at least
-		panic(fmt.Sprintf("%d messages in flight in %d bytes", k, len(b)))
-	}
-	w.Net = resize(w.Net, int(k))
-	for i := range w.Net {
-		e := &w.Net[i]
-		e.To, e.From, e.App, e.VC = NodeID(b[0]), NodeID(b[1]), false, 0
-		b = b[2:]
-		if sys.Config.AppMsgs > 0 {
-			e.App, b = ReadBool(b)
-		}
-		spans = append(spans, uint32(size-len(b)))
-		if mp := sys.msgPlan; mp != nil {
-			b = mp.read(b, unsafe.Pointer(&e.Msg))
-		} else {
-			e.Msg, b = sys.codec.ReadMsg(b)
-		}
-		spans = append(spans, uint32(size-len(b)))
-		if sys.Config.Ordering {
-			e.VC, b = ReadUvarint(b)
-		}
-	}
-	return spans, b
+	return b
 }
 
 // MsgAt is the encoding of message k in flight (AppendMsg's bytes) in

@@ -394,19 +394,7 @@ func (sys *System[S, M]) appendEnvelope(b []byte, e *Envelope[M]) []byte {
 
 // restPart is the part of everything in w but its nodes, timers and links.
 func (sys *System[S, M]) restPart(h *WorldHash, w *World[S, M]) uint64 {
-	b := AppendUvarint(h.buf[:0], w.Down)
-	if sys.faulty {
-		b = append(b, w.Used[:]...)
-		b = AppendUvarint(b, w.Cut)
-	}
-	if sys.Config.Ordering {
-		for i := range w.VC {
-			b = AppendUvarint(AppendUvarint(b, w.VC[i]), w.ReqVC[i])
-		}
-	}
-	if sys.Config.AppMsgs > 0 {
-		b = append(b, w.AppSent)
-	}
+	b := sys.appendRest(h.buf[:0], w, false)
 	h.buf = b
 	p := partHash(hashRest, b)
 	if sys.Config.History {

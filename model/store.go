@@ -163,25 +163,7 @@ func (c *Cursor[S, M]) linkID(to, from NodeID, msgs []uint32) uint32 {
 // restID interns the rest of w.
 func (c *Cursor[S, M]) restID(w *World[S, M]) uint32 {
 	sys, st := c.sys, c.st
-	k := AppendUvarint(c.key[:0], w.Down)
-	if sys.faulty {
-		k = append(k, w.Used[:]...)
-		k = AppendUvarint(k, w.Cut)
-	}
-	if sys.Config.Ordering {
-		for i := range w.VC {
-			k = AppendUvarint(AppendUvarint(k, w.VC[i]), w.ReqVC[i])
-		}
-	}
-	if sys.Config.AppMsgs > 0 {
-		k = append(k, w.AppSent)
-	}
-	if sys.Config.History {
-		k = AppendUvarint(k, uint64(len(w.History)))
-		for _, r := range w.History {
-			k = AppendString(append(k, byte(r.Node)), r.Text)
-		}
-	}
+	k := sys.appendRest(c.key[:0], w, true)
 	c.key = k
 	id, _ := st.rests.intern(k, func(r *restRec, key []byte) {
 		r.key, r.down, r.cut, r.used, r.appSent = key, w.Down, w.Cut, w.Used, w.AppSent
@@ -308,31 +290,7 @@ func (c *Cursor[S, M]) Restore(keys [4][][]byte) (err error) {
 	}
 	for k, b := range keys[3] {
 		var w World[S, M]
-		w.Down, b = ReadUvarint(b)
-		if sys.faulty {
-			copy(w.Used[:], b)
-			w.Cut, b = ReadUvarint(b[numFaults:])
-		}
-		if sys.Config.Ordering {
-			for range sys.n {
-				var vc, req uint64
-				vc, b = ReadUvarint(b)
-				req, b = ReadUvarint(b)
-				w.VC, w.ReqVC = append(w.VC, vc), append(w.ReqVC, req)
-			}
-		}
-		if sys.Config.AppMsgs > 0 {
-			w.AppSent, b = b[0], b[1:]
-		}
-		if sys.Config.History {
-			var h uint64
-			h, b = ReadUvarint(b)
-			for range h {
-				n, rest := ReadUvarint(b[1:])
-				w.History = append(w.History, Record{Node: NodeID(b[0]), Text: string(rest[:n])})
-				b = rest[n:]
-			}
-		}
+		b = sys.readRest(b, &w)
 		if len(b) != 0 {
 			panic("bytes left over after a rest")
 		}
