@@ -95,7 +95,7 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 		if !bytes.Equal(c.sys.Encode(nil, &scratch), c.sys.Encode(nil, it.w)) {
 			return &CodecError{fmt.Sprintf("a world at depth %d loads back from its stored form as another (an engine bug)", it.depth)}
 		}
-		c.sys.LoadHash(&h, it.w, nil, nil)
+		c.sys.LoadHash(&h, it.w)
 		for _, a := range acts {
 			peek, peeked := ids.Step(&scratch, &a, &stepped)
 			var spliced []byte
@@ -165,7 +165,7 @@ func (sp *Spec[S, M]) CheckCodecWalk(choices []byte) error {
 			return nil
 		}
 		a := acts[int(choices[depth])%len(acts)]
-		c.sys.LoadHash(&h, w, nil, nil)
+		c.sys.LoadHash(&h, w)
 		c.sys.Apply(w, a, next)
 		if got, want := c.sys.StepHash(&h, w, a, next), c.sys.HashWorld(next); got != want {
 			return &CodecError{fmt.Sprintf("the step %s at depth %d changes more than its node, the links it used and the history: "+

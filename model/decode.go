@@ -68,7 +68,7 @@ func DecodeMsg[S, M any](c Codec[S, M], b []byte) (m M, err error) {
 // panic, and w is then unspecified.
 func (sys *System[S, M]) DecodeChecked(b []byte, w *World[S, M]) (err error) {
 	defer decodeGuard("world", len(b), &err)
-	_, rest := sys.decode(b, w, nil)
+	rest := sys.decode(b, w)
 	if err := trailing("world", b, rest); err != nil {
 		return err
 	}

@@ -13,21 +13,6 @@ func (sys *System[S, M]) Encode(b []byte, w *World[S, M]) []byte {
 	return sys.encodeRest(b, w)
 }
 
-// EncodeStep is Encode for next, the world after action a from the world
-// encoded as parent, whose nodes end at the offsets spans (DecodeSpans):
-// a step changes no node's state but a.Node's, so the others' encodings
-// are copied from parent rather than made again.
-func (sys *System[S, M]) EncodeStep(b, parent []byte, spans []uint32, a Action, next *World[S, M]) []byte {
-	from := uint32(0)
-	if a.Node > 0 {
-		from = spans[a.Node-1]
-	}
-	b = append(b, parent[:from]...)
-	b = sys.codec.AppendState(b, next.Nodes[a.Node])
-	b = append(b, parent[spans[a.Node]:spans[sys.n-1]]...)
-	return sys.encodeRest(b, next)
-}
-
 // appendRest appends the encoding of w's rest: everything but its nodes,
 // timers and network (its crashes, faults used, partition, ordering
 // vectors, application messages sent and, with history, its history).
@@ -79,22 +64,12 @@ func (sys *System[S, M]) encodeRest(b []byte, w *World[S, M]) []byte {
 
 // Decode sets w to the world encoded in b, reusing w's memory.
 func (sys *System[S, M]) Decode(b []byte, w *World[S, M]) {
-	sys.DecodeSpans(b, w, nil)
+	sys.decode(b, w)
 }
 
-// DecodeSpans is Decode that also appends to spans the offset in b at
-// which each node's encoding ends, for EncodeStep, then, for each message
-// in flight, where its message's encoding starts and ends (MsgAt, and
-// LoadFP for the message as a link holds it); and returns it.
-func (sys *System[S, M]) DecodeSpans(b []byte, w *World[S, M], spans []uint32) []uint32 {
-	spans, _ = sys.decode(b, w, spans)
-	return spans
-}
-
-// decode is DecodeSpans that also returns the bytes after the world's
+// decode is Decode that also returns the bytes after the world's
 // encoding.
-func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uint32, []byte) {
-	size := len(b)
+func (sys *System[S, M]) decode(b []byte, w *World[S, M]) []byte {
 	w.Nodes = resize(w.Nodes, sys.n)
 	// A derived codec reads each state in place: through ReadState, the
 	// state would be written field by field into a temporary and copied
@@ -106,7 +81,6 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 		} else {
 			w.Nodes[i], b = sys.codec.ReadState(b)
 		}
-		spans = append(spans, uint32(size-len(b)))
 	}
 	w.Timers = resize(w.Timers, sys.n)
 	for i := range w.Timers {
@@ -126,18 +100,16 @@ func (sys *System[S, M]) decode(b []byte, w *World[S, M], spans []uint32) ([]uin
 		if sys.Config.AppMsgs > 0 {
 			e.App, b = ReadBool(b)
 		}
-		spans = append(spans, uint32(size-len(b)))
 		if mp := sys.msgPlan; mp != nil {
 			b = mp.read(b, unsafe.Pointer(&e.Msg))
 		} else {
 			e.Msg, b = sys.codec.ReadMsg(b)
 		}
-		spans = append(spans, uint32(size-len(b)))
 		if sys.Config.Ordering {
 			e.VC, b = ReadUvarint(b)
 		}
 	}
-	return spans, b
+	return b
 }
 
 // readRest reads into w the rest appendRest wrote at the start of b, with
@@ -183,13 +155,6 @@ func (sys *System[S, M]) readRest(b []byte, w *World[S, M]) []byte {
 		}
 	}
 	return b
-}
-
-// MsgAt is the encoding of message k in flight (AppendMsg's bytes) in
-// enc, a world's encoding whose spans DecodeSpans returned.
-func (sys *System[S, M]) MsgAt(enc []byte, spans []uint32, k int) []byte {
-	j := sys.n + 2*k
-	return enc[spans[j]:spans[j+1]]
 }
 
 // resize returns s with length n, reusing its memory when it can; the

@@ -46,14 +46,9 @@ type WorldHash struct {
 	histN   []int
 	histGen uint32
 	gen     uint32
-	// The parent's encoding, its nodes' ends and its messages' starts
-	// and ends, when known (LoadFP): a node's part and a message's hash
-	// are hashed from their bytes there.
-	enc   []byte
-	spans []uint32
-	buf   []byte
-	done  [maxTouched]touched
-	sent  []sent // StepHash's scratch
+	buf     []byte
+	done    [maxTouched]touched
+	sent    []sent // StepHash's scratch
 }
 
 // touched is a link a step changes: its part in the parent, and its
@@ -188,24 +183,6 @@ func (sys *System[S, M]) msgHash(h *WorldHash, e *Envelope[M]) uint64 {
 	return partHash(hashMsg, h.buf)
 }
 
-// parentMsgHash is msgHash of the parent's message w.Net[k], hashed from
-// its bytes in the parent's encoding when LoadFP was given it: the
-// application flag before the message's span, its vector after.
-func (sys *System[S, M]) parentMsgHash(h *WorldHash, w *World[S, M], k int) uint64 {
-	j := sys.n + 2*k
-	if j+1 >= len(h.spans) {
-		return sys.msgHash(h, &w.Net[k])
-	}
-	from, to := h.spans[j], h.spans[j+1]
-	if sys.Config.AppMsgs > 0 {
-		from--
-	}
-	if sys.Config.Ordering {
-		to += uint32(uvarintLen(h.enc[to:]))
-	}
-	return partHash(hashMsg, h.enc[from:to])
-}
-
 // addMsg is a link's hash and length once message hash m is sent on it.
 func (sys *System[S, M]) addMsg(h uint64, k int, m uint64) (uint64, int) {
 	if sys.Config.Network == FIFO {
@@ -217,7 +194,7 @@ func (sys *System[S, M]) addMsg(h uint64, k int, m uint64) (uint64, int) {
 // HashWorld returns the fingerprint of w. It is Hash: the same number
 // StepHash computes for the same world.
 func (sys *System[S, M]) HashWorld(w *World[S, M]) uint64 {
-	sys.LoadHash(&sys.whole, w, nil, nil)
+	sys.LoadHash(&sys.whole, w)
 	return sys.whole.Fingerprint()
 }
 
@@ -226,31 +203,7 @@ func (h *WorldHash) Fingerprint() uint64 { return mix64(h.sum) }
 
 // LoadHash sets h to the parts of w, the parent of the steps to hash,
 // computing them all.
-func (sys *System[S, M]) LoadHash(h *WorldHash, w *World[S, M], enc []byte, spans []uint32) {
-	sys.LoadFP(h, w, 0, enc, spans)
-	h.sum = 0
-	for i := range sys.n {
-		h.sum += sys.nodePartOf(h, w, NodeID(i))
-	}
-	h.sum += sys.restPartOf(h, w)
-	for k := 0; k < len(w.Net); {
-		l := int(w.Net[k].To)*sys.n + int(w.Net[k].From)
-		if h.linkGen[l] == h.gen { // LoadFP's loadLinks made it
-			k += h.linkK[l]
-		} else {
-			k = sys.linkAt(h, w, k, l)
-		}
-		h.sum += h.links[l]
-	}
-}
-
-// LoadFP sets h to w, whose fingerprint is fp, the parent of the steps to
-// hash: its nodes' and rest's parts are computed when a step needs them,
-// from enc and spans (w's encoding, its nodes' ends and its messages'
-// spans, DecodeSpans) when given; its links' at once when spans are
-// given (loadLinks), else when a step needs them. A search that keeps
-// fingerprints does not hash its states twice, nor encode them again.
-func (sys *System[S, M]) LoadFP(h *WorldHash, w *World[S, M], fp uint64, enc []byte, spans []uint32) {
+func (sys *System[S, M]) LoadHash(h *WorldHash, w *World[S, M]) {
 	n := sys.n
 	if len(h.nodes) != n {
 		h.nodes, h.nodeGen = make([]uint64, n), make([]uint32, n)
@@ -266,52 +219,16 @@ func (sys *System[S, M]) LoadFP(h *WorldHash, w *World[S, M], fp uint64, enc []b
 		h.restGen, h.netGen, h.histGen = 0, 0, 0
 		h.gen = 1
 	}
-	h.sum = unmix64(fp)
-	h.enc, h.spans = enc, spans
-	if len(spans) >= n+2*len(w.Net) {
-		sys.loadLinks(h, w)
+	h.sum = 0
+	for i := range n {
+		h.sum += sys.nodePartOf(h, w, NodeID(i))
 	}
-}
-
-// loadLinks computes the parts of all the links of the parent world w
-// that hold messages, in one pass over them, hashing each message from
-// its bytes in the parent's encoding (h.enc, h.spans): a search steps the
-// message at the head of every link, and so reads every such link's
-// part. It is linkAt over every link with parentMsgHash's tests of the
-// configuration taken out of the loop: written as calls of linkAt, it
-// cost RA N=4 R=1 1.3% more instructions (callgrind, session 13).
-func (sys *System[S, M]) loadLinks(h *WorldHash, w *World[S, M]) {
-	n, net, spans, enc := sys.n, w.Net, h.spans, h.enc
-	// What a link holds of a message beyond AppendMsg's bytes (see
-	// parentMsgHash): the flag before, the vector clock after.
-	var before uint32
-	if sys.Config.AppMsgs > 0 {
-		before = 1
+	h.sum += sys.restPartOf(h, w)
+	for k := 0; k < len(w.Net); {
+		l := int(w.Net[k].To)*n + int(w.Net[k].From)
+		k = sys.linkAt(h, w, k, l)
+		h.sum += h.links[l]
 	}
-	ordering, fifo := sys.Config.Ordering, sys.Config.Network == FIFO
-	for k := 0; k < len(net); {
-		to, from := net[k].To, net[k].From
-		l := int(to)*n + int(from)
-		h.first[l], h.firstGen[l] = int32(k), h.gen
-		var lh uint64
-		c := 0
-		for ; k < len(net) && net[k].To == to && net[k].From == from; k++ {
-			j := n + 2*k
-			start, end := spans[j]-before, spans[j+1]
-			if ordering {
-				end += uint32(uvarintLen(enc[end:]))
-			}
-			m := partHash(hashMsg, enc[start:end])
-			if fifo {
-				lh = lh*hashPoly + m
-			} else {
-				lh += m
-			}
-			c++
-		}
-		h.links[l], h.linkH[l], h.linkK[l], h.linkGen[l] = linkPart(to, from, lh, c), lh, c, h.gen
-	}
-	h.netGen = h.gen
 }
 
 // nodePartOf is the part of node i of the parent world w.
@@ -319,17 +236,8 @@ func (sys *System[S, M]) nodePartOf(h *WorldHash, w *World[S, M], i NodeID) uint
 	if h.nodeGen[i] == h.gen {
 		return h.nodes[i]
 	}
-	var p uint64
-	if h.spans != nil {
-		from := uint32(0)
-		if i > 0 {
-			from = h.spans[i-1]
-		}
-		p = nodePart(i, h.enc[from:h.spans[i]], w.Timers[i])
-	} else {
-		h.buf = sys.codec.AppendState(h.buf[:0], w.Nodes[i])
-		p = nodePart(i, h.buf, w.Timers[i])
-	}
+	h.buf = sys.codec.AppendState(h.buf[:0], w.Nodes[i])
+	p := nodePart(i, h.buf, w.Timers[i])
 	h.nodes[i], h.nodeGen[i] = p, h.gen
 	return p
 }
@@ -349,7 +257,7 @@ func (sys *System[S, M]) linkAt(h *WorldHash, w *World[S, M], k, l int) int {
 	var lh uint64
 	n := 0
 	for ; k < len(w.Net) && w.Net[k].To == to && w.Net[k].From == from; k++ {
-		lh, n = sys.addMsg(lh, n, sys.parentMsgHash(h, w, k))
+		lh, n = sys.addMsg(lh, n, sys.msgHash(h, &w.Net[k]))
 	}
 	h.links[l], h.linkH[l], h.linkK[l], h.linkGen[l] = linkPart(to, from, lh, n), lh, n, h.gen
 	return k
@@ -424,7 +332,7 @@ func (sys *System[S, M]) StepHash(h *WorldHash, w *World[S, M], a Action, next *
 	}
 	var m uint64 // the delivered message's hash
 	if a.Kind == ActDeliver {
-		m = sys.parentMsgHash(h, w, int(a.Slot))
+		m = sys.msgHash(h, &w.Net[a.Slot])
 	}
 	sum := sys.stepSum(h, w, &a, part, m, h.sent)
 	if sys.Config.Ordering {
@@ -496,13 +404,4 @@ func (sys *System[S, M]) stepSum(h *WorldHash, w *World[S, M], a *Action, part, 
 		sum += linkPart(t.to, t.from, t.h, t.k) - t.old
 	}
 	return sum
-}
-
-// uvarintLen is the length of the uvarint at the start of b.
-func uvarintLen(b []byte) int {
-	n := 1
-	for b[n-1] >= 0x80 {
-		n++
-	}
-	return n
 }
