@@ -13,7 +13,7 @@ import (
 // what count counts over Ricart-Agrawala's whole space with 3 processes,
 // with two tables taking turns on one expander (each must read its own
 // notes only). (That a note goes with its step when another takes the
-// step's place in the memo is model's TestMemoTagGoesWithItsStep.)
+// step's place in the memo is model's TestCursorMemoTagGoesWithItsStep.)
 func TestCountStepMatchesCount(t *testing.T) {
 	sp := &Spec[ra.State, ra.Msg]{System: model.MustNewSystem[ra.State, ra.Msg](ra.New(3, 1), model.Config{})}
 	x := newExpander(sp, model.NewStore[ra.State, ra.Msg]())

@@ -631,6 +631,7 @@ type expander[S, M any] struct {
 	k       int
 	buf     []byte                // a successor's stored form (encode)
 	canon   []byte                // under symmetry, a canonical encoding
+	rep     model.World[S, M]     // and the world it encodes
 	sym     *model.Symmetry[S, M] // nil unless the search reduces by symmetry
 	por     *model.Reducer[S, M]  // nil unless the search expands persistent sets
 }
@@ -658,9 +659,8 @@ func (x *expander[S, M]) initial() (uint64, []byte) {
 // symmetry stores representatives, hashed whole once made canonical.
 func (x *expander[S, M]) storeCanonical(w *model.World[S, M], b []byte) (uint64, []byte) {
 	x.canon = x.sym.Canonical(x.sys.Encode(x.canon[:0], w), w)
-	var rep model.World[S, M]
-	x.sys.Decode(x.canon, &rep)
-	b, _ = x.ids.AppendStored(b, &rep)
+	x.sys.Decode(x.canon, &x.rep)
+	b, _ = x.ids.AppendStored(b, &x.rep)
 	return model.Fingerprint(x.canon), b
 }
 

@@ -26,10 +26,11 @@ type Cursor[S, M any] struct {
 	netMsg    []uint32
 	sum       uint64
 
-	memo    []stepMemo // the steps taken, by node state and event
-	serial  uint32     // the steps memoized so far
-	linkOps []linkOp   // the links made by a send or a delivery
-	restOps []restOp   // the rests made by a step's records
+	memo      []stepMemo // the steps taken, by node state and event
+	memoShift uint       // a step's entry is memo[hash>>memoShift]
+	serial    uint32     // the steps memoized so far
+	linkOps   []linkOp   // the links made by a send or a delivery
+	restOps   []restOp   // the rests made by a step's records
 
 	key, buf  []byte // interning's scratch
 	ids       []uint32
@@ -144,6 +145,16 @@ const memoSends = 8
 // cursorMemoBits sets the size of a cursor's memo, 2^cursorMemoBits.
 const cursorMemoBits = 13
 
+// makeCaches makes the cursor's memo, of 2^bits entries, and its caches
+// of link and rest operations.
+func (c *Cursor[S, M]) makeCaches(bits uint) {
+	c.memo, c.memoShift = make([]stepMemo, 1<<bits), 64-bits
+	c.linkOps = make([]linkOp, 1<<linkOpBits)
+	if c.sys.Config.History {
+		c.restOps = make([]restOp, 1<<restOpBits)
+	}
+}
+
 // linkOp is a link made from another by a send (push) or a delivery
 // (remove) of one message: the key (the link's id, or its place when it
 // is empty, the operation, the message) and the result.
@@ -203,14 +214,10 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 		return 0, false
 	}
 	if c.memo == nil {
-		c.memo = make([]stepMemo, 1<<cursorMemoBits)
-		c.linkOps = make([]linkOp, 1<<linkOpBits)
-		if sys.Config.History {
-			c.restOps = make([]restOp, 1<<restOpBits)
-		}
+		c.makeCaches(cursorMemoBits)
 	}
 	h = mix64(h ^ uint64(arg)*hashLink ^ uint64(from)*hashRest)
-	at := h >> (64 - cursorMemoBits)
+	at := h >> c.memoShift
 	e := &c.memo[at]
 	if e.node != c.node[a.Node] || e.arg != arg || e.kind != a.Kind || e.from != from || a.Kind == ActInput && e.input != a.Input {
 		c.memoize(e, a, arg, from)

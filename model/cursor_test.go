@@ -214,3 +214,36 @@ func TestRestoreRefusesBadKeys(t *testing.T) {
 	}
 	require.NoError(t, model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone()).Restore(keys))
 }
+
+// A note left on a memoized step (SetMemoTag) is read back while the step
+// holds its entry, and is gone once another step takes the entry: neither
+// the new step nor the old one, memoized again, has it.
+func TestCursorMemoTagGoesWithItsStep(t *testing.T) {
+	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{})
+	c := model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone())
+	model.SetCursorMemoBits(c, 0) // one entry
+	vec, fp := c.AppendStored(nil, sys.Init())
+	var w model.World[chatState, chatMsg]
+	c.Load(vec, fp, &w)
+	acts := c.Actions(&w, nil)
+	require.GreaterOrEqual(t, len(acts), 2)
+	var r model.Stepped
+	step := func(a model.Action) model.MemoRef {
+		_, ok := c.Step(&w, &a, &r)
+		require.True(t, ok)
+		return r.Ref()
+	}
+	first := step(acts[0])
+	require.Zero(t, c.MemoTag(first))
+	c.SetMemoTag(first, 7)
+	require.Equal(t, uint64(7), c.MemoTag(first))
+	require.Equal(t, first, step(acts[0]), "served again by its entry")
+	second := step(acts[1])
+	require.Zero(t, c.MemoTag(first), "replaced")
+	require.Zero(t, c.MemoTag(second))
+	c.SetMemoTag(first, 9) // not its entry any more: ignored
+	require.Zero(t, c.MemoTag(second))
+	again := step(acts[0])
+	require.NotEqual(t, first, again)
+	require.Zero(t, c.MemoTag(again), "memoized again, with no note")
+}

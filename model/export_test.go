@@ -5,6 +5,10 @@ import (
 	"unsafe"
 )
 
+// SetCursorMemoBits gives c an empty memo of 2^bits entries, so that a
+// test sees entries replaced.
+func SetCursorMemoBits[S, M any](c *Cursor[S, M], bits uint) { c.makeCaches(bits) }
+
 // ReadInto reads the derived encoding of a T at the start of b into *v,
 // over what it held, as decode reads a node's state in place.
 func ReadInto[T any](b []byte, v *T) []byte {
