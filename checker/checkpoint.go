@@ -479,6 +479,7 @@ func LoadCheckpoint(path string) (ck *Checkpoint, err error) {
 	}
 	ck.premSeen = r.u64s()
 	seen := &fpSet{parents: r.bool(), numbering: r.bool()}
+	seen.init()
 	for i := range seen.shards {
 		size, n := r.u64(), r.u64()
 		if size < minShard || n*4 > size*3 || size > max(minShard, 4*n) {

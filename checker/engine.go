@@ -405,7 +405,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	if stop != "" {
 		rep.Bound = stop
 	}
-	return r.conclude(), cyclic
+	rep = r.conclude()
+	r.seen.release()
+	return rep, cyclic
 }
 
 // restoreFailed is the report of a search whose checkpoint's store

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"math/bits"
+	"runtime"
 	"unsafe"
 )
 
@@ -28,6 +29,8 @@ type fpSet struct {
 	// bits, when set, replaces the tables by a bit array, one part per
 	// shard (bitstate.go).
 	bits []bitShard
+	// mem is where the shards' tables are cut from (slabs.go).
+	mem *slabs
 }
 
 const (
@@ -42,6 +45,11 @@ type fpShard struct {
 	parents []uint64 // each slot's parent, when the set keeps parents
 	ids     []uint32 // each slot's state number, when numbering is on
 	n       uint64
+	// mem is the set's slabs, at the shard's index; held, the slabs of
+	// keys, parents and ids.
+	mem  *slabs
+	at   int
+	held [3]*slab
 }
 
 // noParent marks the initial state.
@@ -51,21 +59,61 @@ const noParent = 0
 // parent.
 func newFPSet(parents bool) *fpSet {
 	s := &fpSet{parents: parents}
+	s.init()
 	for i := range s.shards {
 		s.shards[i].make(minShard, parents, false)
 	}
 	return s
 }
 
-// make gives the shard empty tables of size slots.
+// init gives the set's shards their slabs, which go with the set (or
+// before, with release).
+func (s *fpSet) init() {
+	s.mem = &slabs{}
+	for i := range s.shards {
+		s.shards[i].mem, s.shards[i].at = s.mem, i
+	}
+	runtime.AddCleanup(s, (*slabs).free, s.mem)
+}
+
+// release lets the tables go at once, when the search is done with the
+// set: a large one is mapped apart from the heap (slabs.go), which the
+// garbage collector does not count, and it could stay mapped long after.
+func (s *fpSet) release() {
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.keys, sh.parents, sh.ids = nil, nil, nil
+		sh.dropTables(sh.held)
+		sh.held = [3]*slab{}
+	}
+}
+
+// make gives the shard empty tables of size slots, and lets its old ones
+// go.
 func (sh *fpShard) make(size uint64, parents, numbering bool) {
-	sh.keys = writeZeros(make([]uint64, size))
+	old := sh.held
+	sh.keys = takeTable[uint64](sh, slabKeys, size)
 	sh.parents, sh.ids = nil, nil
 	if parents {
-		sh.parents = writeZeros(make([]uint64, size))
+		sh.parents = takeTable[uint64](sh, slabParents, size)
 	}
 	if numbering {
-		sh.ids = writeZeros(make([]uint32, size))
+		sh.ids = takeTable[uint32](sh, slabIDs, size)
+	}
+	sh.dropTables(old)
+}
+
+// takeTable takes the shard a zeroed table of size slots of the kind.
+func takeTable[T uint32 | uint64](sh *fpShard, kind uint8, size uint64) []T {
+	p, sl := sh.mem.take(kind, size, sh.at)
+	sh.held[kind] = sl
+	return unsafe.Slice((*T)(p), size)
+}
+
+// dropTables lets go of the slabs of the tables held.
+func (sh *fpShard) dropTables(held [3]*slab) {
+	for _, sl := range held {
+		sh.mem.drop(sl)
 	}
 }
 
@@ -101,7 +149,8 @@ func grown(n, size uint64) uint64 {
 func (s *fpSet) numbered() {
 	s.numbering = true
 	for i := range s.shards {
-		s.shards[i].ids = make([]uint32, len(s.shards[i].keys))
+		sh := &s.shards[i]
+		sh.ids = takeTable[uint32](sh, slabIDs, uint64(len(sh.keys)))
 	}
 }
 
@@ -230,14 +279,19 @@ func (s *fpSet) parent(fp uint64) (uint64, bool) {
 func (s *fpSet) dropParents() {
 	s.parents = false
 	for i := range s.shards {
-		s.shards[i].parents = nil
+		sh := &s.shards[i]
+		sh.parents = nil
+		sh.mem.drop(sh.held[slabParents])
+		sh.held[slabParents] = nil
 	}
 }
 
 // grow moves the shard's keys into tables of size slots.
 func (sh *fpShard) grow(size uint64) {
-	keys, parents, ids := sh.keys, sh.parents, sh.ids
+	keys, parents, ids, old := sh.keys, sh.parents, sh.ids, sh.held
+	sh.held = [3]*slab{} // kept until the keys are moved
 	sh.make(size, parents != nil, ids != nil)
+	defer sh.dropTables(old)
 	for j, k := range keys {
 		if k == 0 {
 			continue
@@ -283,16 +337,4 @@ func (s *fpSet) bytes() uint64 {
 		b += uint64(len(s.shards[i].keys))
 	}
 	return b * s.slotBytes()
-}
-
-// writeZeros writes zeros over a table just made, and returns it. Fresh
-// memory from the system is not written by make; a table whose first
-// access to a page is a read (a probe) maps the shared zero page, and the
-// write that follows copies it and flushes the TLB of every core the
-// search runs on: an interrupt per page on each of them. Written first,
-// a page costs one fault and no flush. (perf, bully N=4 on two workers:
-// the copies and flushes under grow were 2.4% of the run's samples.)
-func writeZeros[T uint32 | uint64](t []T) []T {
-	clear(t)
-	return t
 }

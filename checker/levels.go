@@ -257,7 +257,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		base += levelN
 		level = next
 	}
-	return r.conclude(), false
+	rep = r.conclude()
+	r.seen.release()
+	return rep, false
 }
 
 // levelRun is what the workers share while they expand one level.

@@ -1,0 +1,137 @@
+package checker
+
+import (
+	"sync"
+	"unsafe"
+)
+
+// slabs hands out the visited set's tables. The tables of one size and
+// kind (keys, parents or numbers) for all the shards are cut from one
+// block of memory, a slab, which goes when the last shard has grown out
+// of it. The shards of a set grow in step (the keys spread evenly over
+// them), so a slab is mostly full of live tables.
+//
+// A large slab is mapped from the system on its own, with a request for
+// transparent huge pages (slabs_linux.go): a shard's table alone, a few
+// hundred kilobytes, is too small for a 2 MB page, a slab of all of them
+// is not. Each page of the table costs a page fault when first written,
+// about 15 µs on a 2-core VM: on Maekawa N=4 grid with 4 KB pages that
+// was 20,000 faults, 82% of the search's, and a seventh of its time.
+// With huge pages they are a few dozen. A huge page also covers 512
+// times the memory of a TLB entry, so fewer probes miss the TLB.
+type slabs struct {
+	mu   sync.Mutex
+	live map[slabKey]*slab
+}
+
+// slabKey names the slab of the tables of size slots of one kind.
+type slabKey struct {
+	size uint64
+	kind uint8
+}
+
+// The kinds of table, and their slot widths.
+const (
+	slabKeys uint8 = iota
+	slabParents
+	slabIDs
+)
+
+var slabWidth = [...]uintptr{slabKeys: 8, slabParents: 8, slabIDs: 4}
+
+// slab is the memory of numShards tables of one size and kind.
+type slab struct {
+	key   slabKey
+	base  unsafe.Pointer // the first table
+	raw   []byte         // the mapping, nil when the slab is on the heap
+	users int            // the shards whose table is here
+}
+
+// bigSlab is the size from which a slab is mapped on its own rather than
+// made on the heap: a slab smaller than a few huge pages gains nothing.
+const bigSlab = 2 << 20
+
+// take returns shard i's table of size slots of the kind, and its slab,
+// zeroed. Any number of goroutines may take and drop at once.
+func (a *slabs) take(kind uint8, size uint64, i int) (unsafe.Pointer, *slab) {
+	k := slabKey{size, kind}
+	width := slabWidth[kind]
+	a.mu.Lock()
+	sl := a.live[k]
+	if sl == nil {
+		sl = newSlab(k, uintptr(size)*width*numShards)
+		if a.live == nil {
+			a.live = make(map[slabKey]*slab)
+		}
+		a.live[k] = sl
+	}
+	sl.users++
+	a.mu.Unlock()
+	bytes := uintptr(size) * width
+	p := unsafe.Add(sl.base, uintptr(i)*bytes)
+	if sl.raw != nil {
+		touch(p, bytes)
+	} else {
+		// A table of a fresh heap slab is zero, one of a slab taken
+		// before may not be; and its pages are written first (touch).
+		clear(unsafe.Slice((*byte)(p), bytes))
+	}
+	return p, sl
+}
+
+// newSlab makes the slab for key of bytes bytes: mapped when it is big
+// and the system can, else on the heap.
+func newSlab(key slabKey, bytes uintptr) *slab {
+	if bytes >= bigSlab {
+		if raw, base := mapSlab(bytes); raw != nil {
+			return &slab{key: key, raw: raw, base: base}
+		}
+	}
+	mem := make([]uint64, (bytes+7)/8)
+	return &slab{key: key, base: unsafe.Pointer(unsafe.SliceData(mem))}
+}
+
+// drop lets go of a shard's table in sl; the slab goes with its last.
+func (a *slabs) drop(sl *slab) {
+	if sl == nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if sl.users--; sl.users > 0 {
+		return
+	}
+	delete(a.live, sl.key)
+	if sl.raw != nil {
+		unmapSlab(sl.raw)
+		sl.raw = nil
+	}
+	sl.base = nil
+}
+
+// free lets every slab go (the set's cleanup, when it was not released).
+func (a *slabs) free() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for k, sl := range a.live { // any order: each goes alone
+		if sl.raw != nil {
+			unmapSlab(sl.raw)
+		}
+		delete(a.live, k)
+	}
+}
+
+// touch writes a zero on each page of the n bytes at p, fresh from the
+// system. A table whose first access to a page is a read (a probe) maps
+// the shared zero page, and the write that follows copies it and flushes
+// the TLB of every core the search runs on: an interrupt per page on each
+// of them. Written first, a page costs one fault and no flush. (perf,
+// bully N=4 on two workers: the copies and flushes under grow were 2.4%
+// of the run's samples.) With huge pages, the first write of each 2 MB
+// takes the fault and the others are plain stores.
+func touch(p unsafe.Pointer, n uintptr) {
+	b := unsafe.Slice((*byte)(p), n)
+	for i := uintptr(0); i < n; i += 4096 {
+		b[i] = 0
+	}
+}

@@ -1,0 +1,29 @@
+package checker
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// hugePage is the size of a transparent huge page on the machines this
+// targets (x86-64 and arm64 with 4 KB pages).
+const hugePage = 2 << 20
+
+// mapSlab maps bytes of zeroed memory aligned on a huge page and asks for
+// huge pages for it; it returns the whole mapping (for unmapSlab) and the
+// aligned start, or nil when the system refuses.
+func mapSlab(bytes uintptr) ([]byte, unsafe.Pointer) {
+	raw, err := syscall.Mmap(-1, 0, int(bytes+hugePage), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return nil, nil
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	off := (hugePage - start%hugePage) % hugePage
+	// Advice only: without huge pages (disabled, or an old kernel) the
+	// memory works the same with small ones.
+	_ = syscall.Madvise(raw[off:off+bytes], syscall.MADV_HUGEPAGE)
+	return raw, unsafe.Pointer(&raw[off])
+}
+
+// unmapSlab gives a mapping back to the system.
+func unmapSlab(raw []byte) { _ = syscall.Munmap(raw) }

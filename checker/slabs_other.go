@@ -1,0 +1,12 @@
+//go:build !linux
+
+package checker
+
+import "unsafe"
+
+// mapSlab maps nothing where huge pages are not asked for: slabs are
+// made on the heap.
+func mapSlab(bytes uintptr) ([]byte, unsafe.Pointer) { return nil, nil }
+
+// unmapSlab is never called without mapSlab.
+func unmapSlab(raw []byte) {}
