@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/internal/lines"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -613,6 +614,7 @@ func (r *run[S, M]) conclude() *Report {
 // States are in their stored form (model.Store): the ids of their parts
 // in the search's store, which the workers share.
 type expander[S, M any] struct {
+	_    lines.Pad // a worker's: no other's memory on its lines
 	sys  *model.System[S, M]
 	cur  model.World[S, M]
 	acts []model.Action
@@ -636,6 +638,7 @@ type expander[S, M any] struct {
 	rep     model.World[S, M]     // and the world it encodes
 	sym     *model.Symmetry[S, M] // nil unless the search reduces by symmetry
 	por     *model.Reducer[S, M]  // nil unless the search expands persistent sets
+	_       lines.Pad
 }
 
 // newExpander makes an expander of the states of st, the search's store.

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/coordcheck/coordcheck/internal/lines"
 )
 
 // exploreLevels is BFS without the state graph on several workers, one
@@ -42,7 +44,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 	rep, seen := r.rep, r.seen
 	ws := make([]*levelWorker[S, M], opts.workers())
 	for i := range ws {
-		ws[i] = &levelWorker[S, M]{r: r, idx: uint64(i), x: newExpander(sp, r.store), cov: newKindTable(), recent: newRecentFPs(), premK: make([]uint64, len(r.prem))}
+		ws[i] = &levelWorker[S, M]{r: r, idx: uint64(i), x: newExpander(sp, r.store), cov: newKindTable(), recent: newRecentFPs(), premK: lines.Own[uint64](len(r.prem))}
 		for j := range ws[i].premK {
 			ws[i].premK[j] = ^uint64(0)
 		}
@@ -293,6 +295,7 @@ type levelRun struct {
 
 // levelWorker is one worker's share of a level.
 type levelWorker[S, M any] struct {
+	_    lines.Pad // no other worker's memory on its lines
 	r    *run[S, M]
 	idx  uint64 // the worker's index, in the records' references
 	x    *expander[S, M]
@@ -336,6 +339,7 @@ type levelWorker[S, M any] struct {
 	// and the arena.
 	maxGrowth uint64
 	workerBytes
+	_ lines.Pad
 }
 
 // workerBytes is the memory of a worker's records, arena and output

@@ -1,11 +1,16 @@
 package model
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/coordcheck/coordcheck/internal/lines"
+)
 
 // Cursor is one goroutine's view of a Store: the world it loaded last, by
 // its parts' ids, and the caches that let it take most protocol steps
 // from there on ids alone (Step). A search makes one per worker.
 type Cursor[S, M any] struct {
+	_   lines.Pad // no other goroutine's memory on its lines
 	st  *Store[S, M]
 	sys *System[S, M] // the goroutine's own (its codec's and Step's scratch)
 
@@ -35,6 +40,7 @@ type Cursor[S, M any] struct {
 	key, buf  []byte // interning's scratch
 	ids       []uint32
 	restWorld World[S, M]
+	_         lines.Pad
 }
 
 // NewCursor makes a cursor on st for a goroutine whose system is sys (a
@@ -42,8 +48,8 @@ type Cursor[S, M any] struct {
 func NewCursor[S, M any](st *Store[S, M], sys *System[S, M]) *Cursor[S, M] {
 	n := sys.n
 	return &Cursor[S, M]{st: st, sys: sys,
-		node: make([]uint32, n), nodePart: make([]uint64, n), inputs: make([][]Input, n),
-		linkAt: make([]uint32, n*n), linkPart: make([]uint64, n*n)}
+		node: lines.Own[uint32](n), nodePart: lines.Own[uint64](n), inputs: lines.Own[[]Input](n),
+		linkAt: lines.Own[uint32](n * n), linkPart: lines.Own[uint64](n * n)}
 }
 
 // System is the cursor's system (its goroutine's).

@@ -1,5 +1,7 @@
 package model
 
+import "github.com/coordcheck/coordcheck/internal/lines"
+
 // Config is the run's choice of system semantics: the network, the fault
 // budget and the timer semantics.
 type Config struct {
@@ -30,6 +32,7 @@ type Config struct {
 // global actions of a World, applies them, and encodes worlds canonically.
 // A System holds scratch buffers, so one System serves one goroutine.
 type System[S, M any] struct {
+	_      lines.Pad
 	P      Protocol[S, M]
 	Config Config
 	n      int
@@ -50,6 +53,9 @@ type System[S, M any] struct {
 	ka, kb []byte // scratch encodings of messages, for unordered order
 
 	texts map[string]string // the record texts decoded so far (text)
+	// A system serves one goroutine, and its scratch is written at each
+	// step: no other goroutine's memory on its lines (internal/lines).
+	_ lines.Pad
 }
 
 // NewSystem makes the system of protocol p under cfg, or returns an error
