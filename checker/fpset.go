@@ -113,7 +113,7 @@ func takeTable[T uint32 | uint64](sh *fpShard, kind uint8, size uint64) []T {
 // dropTables lets go of the slabs of the tables held.
 func (sh *fpShard) dropTables(held [3]*slab) {
 	for _, sl := range held {
-		sh.mem.drop(sl)
+		sh.mem.drop(sl, sh.at)
 	}
 }
 
@@ -281,7 +281,7 @@ func (s *fpSet) dropParents() {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.parents = nil
-		sh.mem.drop(sh.held[slabParents])
+		sh.mem.drop(sh.held[slabParents], sh.at)
 		sh.held[slabParents] = nil
 	}
 }

@@ -91,14 +91,22 @@ func newSlab(key slabKey, bytes uintptr) *slab {
 	return &slab{key: key, base: unsafe.Pointer(unsafe.SliceData(mem))}
 }
 
-// drop lets go of a shard's table in sl; the slab goes with its last.
-func (a *slabs) drop(sl *slab) {
+// drop lets go of shard i's table in sl; the slab goes with its last.
+// The memory of a large table goes back to the system at once: the
+// shards leave a slab one by one as they grow, and a slab held whole
+// until its last shard left would hold up to 2.5 times the set's
+// memory at once, not 1.5.
+func (a *slabs) drop(sl *slab, i int) {
 	if sl == nil {
 		return
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if sl.users--; sl.users > 0 {
+		if sl.raw != nil {
+			bytes := uintptr(sl.key.size) * slabWidth[sl.key.kind]
+			unbackSlab(unsafe.Add(sl.base, uintptr(i)*bytes), bytes)
+		}
 		return
 	}
 	delete(a.live, sl.key)

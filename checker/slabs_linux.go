@@ -27,3 +27,15 @@ func mapSlab(bytes uintptr) ([]byte, unsafe.Pointer) {
 
 // unmapSlab gives a mapping back to the system.
 func unmapSlab(raw []byte) { _ = syscall.Munmap(raw) }
+
+// unbackSlab gives the whole pages of the n bytes at p back to the
+// system; they read as zeros if touched again.
+func unbackSlab(p unsafe.Pointer, n uintptr) {
+	const page = 4096
+	lo := (page - uintptr(p)%page) % page // to the first whole page
+	hi := (uintptr(p) + n) &^ (page - 1)
+	if uintptr(p)+lo >= hi {
+		return
+	}
+	_ = syscall.Madvise(unsafe.Slice((*byte)(unsafe.Add(p, lo)), hi-uintptr(p)-lo), syscall.MADV_DONTNEED)
+}

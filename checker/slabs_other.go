@@ -10,3 +10,6 @@ func mapSlab(bytes uintptr) ([]byte, unsafe.Pointer) { return nil, nil }
 
 // unmapSlab is never called without mapSlab.
 func unmapSlab(raw []byte) {}
+
+// unbackSlab is never called without mapSlab.
+func unbackSlab(p unsafe.Pointer, n uintptr) {}
