@@ -620,18 +620,22 @@ type expander[S, M any] struct {
 	acts []model.Action
 	enc  []byte              // the current state's stored form
 	ids  *model.Cursor[S, M] // the current state's parts
-	// The last two successors step made, so that a search may handle
-	// each one step behind (see successors): the last is succ[k] (next).
-	succ  [2]model.World[S, M]
-	acted [2]int // the index in acts of the action that made each
+	// The successors step made, each in a slot: step alternates between
+	// slots 0 and 1, so that a search may handle each successor one step
+	// behind (the last is succ[k], next); successors puts the successor
+	// of acts[i] in slot i. acted is the index in acts of the action that
+	// made each.
+	succ  []model.World[S, M]
+	acted []int
 	// lazy[k]: succ[k] is not made yet; step took its fingerprint from
 	// the parts' ids (model.Cursor.Step), next makes it (Apply) if it is
 	// ever wanted, and encodeOf writes its stored form from the parent's
 	// and what the step changed: most successors of a search are states
 	// already visited, never made nor stored.
-	lazy    [2]bool
-	stepped [2]model.Stepped
-	stored  [2][]byte // the stored form of each successor made
+	lazy    []bool
+	stepped []model.Stepped
+	stored  [][]byte // the stored form of each successor made
+	fps     []uint64 // successors' fingerprints, by slot
 	k       int
 	buf     []byte                // a successor's stored form (encode)
 	canon   []byte                // under symmetry, a canonical encoding
@@ -646,6 +650,7 @@ func newExpander[S, M any](sp *Spec[S, M], st *model.Store[S, M]) *expander[S, M
 	x := &expander[S, M]{sys: sp.System.Clone()}
 	x.ids = model.NewCursor(st, x.sys)
 	x.sym, x.por = sp.canonicaliser(x.sys), sp.reducer(x.sys)
+	x.slots(2)
 	return x
 }
 
@@ -675,12 +680,26 @@ func (x *expander[S, M]) storeCanonical(w *model.World[S, M], b []byte) (uint64,
 // collision of the kind hash compaction accepts.)
 func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	x.enc = append(x.enc[:0], enc...)
-	x.lazy = [2]bool{} // the last state's successors are gone with it
 	x.ids.Load(x.enc, fp, &x.cur)
 	x.acts = x.ids.Actions(&x.cur, x.acts[:0])
 	if x.por != nil {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
 	}
+	x.slots(max(2, len(x.acts)))
+	clear(x.lazy) // the last state's successors are gone with it
+}
+
+// slots makes room for n successors.
+func (x *expander[S, M]) slots(n int) {
+	if n <= len(x.lazy) {
+		return
+	}
+	x.succ = append(x.succ, make([]model.World[S, M], n-len(x.succ))...)
+	x.acted = append(x.acted, make([]int, n-len(x.acted))...)
+	x.lazy = append(x.lazy, make([]bool, n-len(x.lazy))...)
+	x.stepped = append(x.stepped, make([]model.Stepped, n-len(x.stepped))...)
+	x.stored = append(x.stored, make([][]byte, n-len(x.stored))...)
+	x.fps = append(x.fps, make([]uint64, n-len(x.fps))...)
 }
 
 // step takes action acts[i] from the current state; the successor is x.next(),
@@ -691,23 +710,28 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 // before stays until the next step (see encodeOf).
 func (x *expander[S, M]) step(i int) uint64 {
 	x.k ^= 1
-	x.acted[x.k] = i
+	return x.stepTo(i, x.k)
+}
+
+// stepTo is step, leaving the successor in slot k.
+func (x *expander[S, M]) stepTo(i, k int) uint64 {
+	x.acted[k] = i
 	a := &x.acts[i]
 	if x.sym == nil {
-		if fp, ok := x.ids.Step(&x.cur, a, &x.stepped[x.k]); ok {
-			x.lazy[x.k] = true
+		if fp, ok := x.ids.Step(&x.cur, a, &x.stepped[k]); ok {
+			x.lazy[k] = true
 			return fp
 		}
 	}
-	x.lazy[x.k] = false
-	x.stepped[x.k] = model.Stepped{}
-	next := &x.succ[x.k]
+	x.lazy[k] = false
+	x.stepped[k] = model.Stepped{}
+	next := &x.succ[k]
 	x.sys.Apply(&x.cur, *a, next)
 	var fp uint64
 	if x.sym != nil {
-		fp, x.stored[x.k] = x.storeCanonical(next, x.stored[x.k][:0])
+		fp, x.stored[k] = x.storeCanonical(next, x.stored[k][:0])
 	} else {
-		x.stored[x.k], fp = x.ids.AppendStored(x.stored[x.k][:0], next)
+		x.stored[k], fp = x.ids.AppendStored(x.stored[k][:0], next)
 	}
 	// Apply's effects stay the system's scratch output (RankAfter), which
 	// storing a successor does not touch.
@@ -753,15 +777,29 @@ type successor struct {
 }
 
 // successors makes the loaded state's successors in action order and
-// yields each with its action's index, one step behind its making: the
-// visited-set slot of a successor is prefetched as soon as its
-// fingerprint is known, and the next successor made while the cache line
-// comes, before the caller probes it (most probes miss the cache). With
+// yields each with its action's index. The visited-set slot of a
+// successor is prefetched as soon as its fingerprint is known, and the
+// caller probes it only once all the state's successors are made: most
+// probes miss the cache, and the misses overlap with each other and with
+// the making. (One successor ahead, as it was, was too short a lead: the
+// load of the slot took 86% of the insert's samples, RA N=4 R=1.) With
 // ranked, it measures each step against rank, the state's (RankAfter must
-// follow the step's Apply at once).
+// follow the step's Apply at once), and yields one step behind.
 func (x *expander[S, M]) successors(prefetch func(fp uint64), rank uint64, ranked bool) iter.Seq2[int, successor] {
 	return func(yield func(int, successor) bool) {
 		ranked = ranked && x.sys.Ranked()
+		if !ranked {
+			for i := range x.acts {
+				x.fps[i] = x.stepTo(i, i)
+				prefetch(x.fps[i])
+			}
+			for i := range x.acts {
+				if !yield(i, successor{fp: x.fps[i], at: i}) {
+					return
+				}
+			}
+			return
+		}
 		var prev successor
 		for i := 0; i <= len(x.acts); i++ {
 			var sc successor
