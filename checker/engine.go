@@ -689,17 +689,26 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	clear(x.lazy) // the last state's successors are gone with it
 }
 
-// slots makes room for n successors.
+// slots makes room for n successors, on cache lines of the worker's own
+// (internal/lines: written at every step).
 func (x *expander[S, M]) slots(n int) {
 	if n <= len(x.lazy) {
 		return
 	}
-	x.succ = append(x.succ, make([]model.World[S, M], n-len(x.succ))...)
-	x.acted = append(x.acted, make([]int, n-len(x.acted))...)
-	x.lazy = append(x.lazy, make([]bool, n-len(x.lazy))...)
-	x.stepped = append(x.stepped, make([]model.Stepped, n-len(x.stepped))...)
-	x.stored = append(x.stored, make([][]byte, n-len(x.stored))...)
-	x.fps = append(x.fps, make([]uint64, n-len(x.fps))...)
+	n = max(n, 2*len(x.lazy), 8)
+	x.succ = grownOwn(x.succ, n)
+	x.acted = grownOwn(x.acted, n)
+	x.lazy = grownOwn(x.lazy, n)
+	x.stepped = grownOwn(x.stepped, n)
+	x.stored = grownOwn(x.stored, n)
+	x.fps = grownOwn(x.fps, n)
+}
+
+// grownOwn is s grown to length n, on cache lines of its own.
+func grownOwn[T any](s []T, n int) []T {
+	g := lines.Own[T](n)
+	copy(g, s)
+	return g
 }
 
 // step takes action acts[i] from the current state; the successor is x.next(),
