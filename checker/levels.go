@@ -801,17 +801,33 @@ func sortFresh[S, M any](ws []*levelWorker[S, M], n uint64) []rec {
 		}
 		return ""
 	})
-	// The records are merged: let them go, so that they do not weigh on
-	// the insertion and the gathering of the next level.
+	// The records are merged. Their arrays are kept for the next level
+	// when memory is ample: made anew, each grows by doubling, copied and
+	// cleared each time (4-6% of the time of ring N=10 and centralized
+	// N=6 on two workers). Else they go, so that they do not weigh on the
+	// insertion and the gathering of the next level.
+	keep := ws[0].r.recordsKept(ws)
 	for _, w := range ws {
 		var held uint64
 		for s := range w.recs {
+			if keep {
+				w.recs[s] = w.recs[s][:0]
+				continue
+			}
 			held += uint64(cap(w.recs[s])) * recSize
 			w.recs[s] = nil
 		}
 		w.recBytes.Add(-held)
 	}
 	return fresh
+}
+
+// recordsKept reports whether the workers keep their records' arrays for
+// the next level: when the search has no memory bound, or holds less
+// than half of it. Kept, they stay counted in the workers' records.
+func (r *run[S, M]) recordsKept(ws []*levelWorker[S, M]) bool {
+	held := r.seen.bytes() + r.store.Bytes() + bufferBytes(ws)
+	return !over(r.opts, 2*held)
 }
 
 // probeWorthIt reports whether the next level's successors should be
