@@ -48,7 +48,7 @@ type slab struct {
 }
 
 // bigSlab is the size from which a slab is mapped on its own rather than
-// made on the heap: a slab smaller than a few huge pages gains nothing.
+// made on the heap: a smaller one cannot hold a huge page.
 const bigSlab = 2 << 20
 
 // take returns shard i's table of size slots of the kind, and its slab,
@@ -92,10 +92,10 @@ func newSlab(key slabKey, bytes uintptr) *slab {
 }
 
 // drop lets go of shard i's table in sl; the slab goes with its last.
-// The memory of a large table goes back to the system at once: the
-// shards leave a slab one by one as they grow, and a slab held whole
-// until its last shard left would hold up to 2.5 times the set's
-// memory at once, not 1.5.
+// The whole huge pages of a mapped table go back to the system at once
+// (unbackSlab): the shards leave a slab one by one as they grow, and a
+// large slab held whole until its last shard left would hold up to 2.5
+// times the set's memory at once, not 1.5.
 func (a *slabs) drop(sl *slab, i int) {
 	if sl == nil {
 		return
