@@ -95,6 +95,9 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 		if !bytes.Equal(c.sys.Encode(nil, &scratch), c.sys.Encode(nil, it.w)) {
 			return &CodecError{fmt.Sprintf("a world at depth %d loads back from its stored form as another (an engine bug)", it.depth)}
 		}
+		if err := sp.readsOnly(c.sys, &scratch, it.depth); err != nil {
+			return err
+		}
 		c.sys.LoadHash(&h, it.w)
 		for _, a := range acts {
 			peek, peeked := ids.Step(&scratch, &a, &stepped)
@@ -425,4 +428,50 @@ func clipText(s string) string {
 		return s[:77] + "..."
 	}
 	return s
+}
+
+// readsOnly checks that the properties only read the world w they are
+// given: a search loads each state into the same scratch world, setting
+// only the nodes that differ from the state before (model.Cursor.Load),
+// so a property that wrote to it would change the states judged after it
+// (and the successors made from the state it judged, in any case).
+func (sp *Spec[S, M]) readsOnly(sys *model.System[S, M], w *model.World[S, M], depth int) error {
+	before := sys.Encode(nil, w)
+	check := func(what string) error {
+		if !bytes.Equal(sys.Encode(nil, w), before) {
+			return &CodecError{fmt.Sprintf("%s changed the world it was given at depth %d: properties must only read it", what, depth)}
+		}
+		return nil
+	}
+	for _, inv := range sp.Invariants {
+		if inv.Judge != nil {
+			inv.Judge(w)
+		} else {
+			inv.Holds(w)
+		}
+		if err := check("invariant " + inv.Name); err != nil {
+			return err
+		}
+		if inv.Premise != nil {
+			inv.Premise(w)
+			if err := check("the premise of " + inv.Name); err != nil {
+				return err
+			}
+		}
+	}
+	for _, l := range sp.Liveness {
+		for i := range w.Nodes {
+			l.Pending(w, model.NodeID(i))
+		}
+		if err := check("liveness property " + l.Name); err != nil {
+			return err
+		}
+		if l.Premise != nil {
+			l.Premise(w)
+			if err := check("the premise of " + l.Name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

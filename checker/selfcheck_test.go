@@ -8,6 +8,7 @@ import (
 
 	"github.com/coordcheck/coordcheck/checker"
 	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
 )
 
@@ -177,6 +178,41 @@ func TestSelfCheckNamesTheField(t *testing.T) {
 		var ce *checker.CodecError
 		require.ErrorAs(t, sp.CheckCodec(checker.SelfCheckStates), &ce)
 	}
+}
+
+// A property that writes to the world it judges is refused before the
+// search: the search loads each state into the same world, setting only
+// the nodes that changed (model.Cursor.Load), so the write would carry
+// over to the states judged after it.
+func TestSelfCheckRefusesAWritingProperty(t *testing.T) {
+	sp := pingSpec(noBug)
+	sp.Invariants = []property.Invariant[pingState, pingMsg]{
+		{Name: "reads", Holds: func(w *model.World[pingState, pingMsg]) (bool, string) { return w.Nodes[0].Got < 3, "" }},
+		{Name: "writes", Holds: func(w *model.World[pingState, pingMsg]) (bool, string) {
+			if w.Nodes[1].Got == 1 {
+				w.Nodes[1].Sent = 2 // the bug
+			}
+			return true, ""
+		}},
+	}
+	want := "codec self-check: invariant writes changed the world it was given at depth 2: properties must only read it"
+	for _, mode := range []checker.Strategy{checker.BFS, checker.DFS} {
+		rep := sp.Check(checker.Options{Strategy: mode})
+		require.Equal(t, want, rep.Error)
+		require.Equal(t, checker.Inconclusive, rep.Verdict)
+		require.Zero(t, rep.States, "no search is made")
+	}
+	sp.Invariants = sp.Invariants[:1]
+	sp.Liveness = []property.Liveness[pingState, pingMsg]{{Name: "pending-writes", Pending: func(w *model.World[pingState, pingMsg], i model.NodeID) bool {
+		w.Nodes[i].Last = 1 - i // the bug
+		return false
+	}}}
+	require.Equal(t, "codec self-check: liveness property pending-writes changed the world it was given at depth 0: properties must only read it",
+		sp.Check(checker.Options{}).Error)
+	sp.Liveness = nil
+	rep := sp.Check(checker.Options{})
+	require.Equal(t, checker.Pass, rep.Verdict)
+	require.Equal(t, uint64(36), rep.States)
 }
 
 // The self-check walk (the fuzz target's) and the decoding of untrusted
