@@ -29,15 +29,18 @@ func mapSlab(bytes uintptr) ([]byte, unsafe.Pointer) {
 func unmapSlab(raw []byte) { _ = syscall.Munmap(raw) }
 
 // unbackSlab gives the whole huge pages of the n bytes at p back to the
-// system; they read as zeros if touched again. A part of a huge page is
+// system, and returns their size; they read as zeros if touched again. A part of a huge page is
 // kept: giving it back would split the page, a system call and a fault
 // per small page after (madvise was 4% of ring N=10's samples on two
 // workers when it split them), to save less than 2 MB.
-func unbackSlab(p unsafe.Pointer, n uintptr) {
+func unbackSlab(p unsafe.Pointer, n uintptr) uintptr {
 	lo := (hugePage - uintptr(p)%hugePage) % hugePage // to the first whole page
 	hi := (uintptr(p) + n) &^ (hugePage - 1)
 	if uintptr(p)+lo >= hi {
-		return
+		return 0
 	}
-	_ = syscall.Madvise(unsafe.Slice((*byte)(unsafe.Add(p, lo)), hi-uintptr(p)-lo), syscall.MADV_DONTNEED)
+	if syscall.Madvise(unsafe.Slice((*byte)(unsafe.Add(p, lo)), hi-uintptr(p)-lo), syscall.MADV_DONTNEED) != nil {
+		return 0
+	}
+	return hi - uintptr(p) - lo
 }

@@ -12,4 +12,4 @@ func mapSlab(bytes uintptr) ([]byte, unsafe.Pointer) { return nil, nil }
 func unmapSlab(raw []byte) {}
 
 // unbackSlab is never called without mapSlab.
-func unbackSlab(p unsafe.Pointer, n uintptr) {}
+func unbackSlab(p unsafe.Pointer, n uintptr) uintptr { return 0 }
