@@ -431,8 +431,10 @@ func clipText(s string) string {
 }
 
 // readsOnly checks that the properties only read the world w they are
-// given: the search makes the state's successors from that world after
-// judging it, so a property that wrote to it would change them.
+// given: a search loads each state into the same scratch world, setting
+// only the nodes that differ from the state before (model.Cursor.Load),
+// so a property that wrote to it would change the states judged after it
+// (and the successors made from the state it judged, in any case).
 func (sp *Spec[S, M]) readsOnly(sys *model.System[S, M], w *model.World[S, M], depth int) error {
 	before := sys.Encode(nil, w)
 	check := func(what string) error {

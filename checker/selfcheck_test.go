@@ -181,8 +181,9 @@ func TestSelfCheckNamesTheField(t *testing.T) {
 }
 
 // A property that writes to the world it judges is refused before the
-// search: the search makes the state's successors from that world after
-// judging it.
+// search: the search loads each state into the same world, setting only
+// the nodes that changed (model.Cursor.Load), so the write would carry
+// over to the states judged after it.
 func TestSelfCheckRefusesAWritingProperty(t *testing.T) {
 	sp := pingSpec(noBug)
 	sp.Invariants = []property.Invariant[pingState, pingMsg]{
