@@ -22,11 +22,12 @@ func bufferBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 }
 
 // scratchBytes is the memory of the workers' caches of recent records and
-// merge scratch.
+// merge scratch, and of their regions no use holds (region.idle).
 func scratchBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 	var b uint64
 	for _, w := range ws {
 		b += freshBytes(w.fresh) + uint64(cap(w.dedup)+len(w.recent))*8
+		b += w.next[0].idle.Load() + w.next[1].idle.Load() + w.freshMem.idle.Load() + w.sorted.idle.Load()
 	}
 	return b
 }

@@ -18,6 +18,7 @@ type levelBuf struct {
 	n      uint64
 	depth  int
 	disk   *spillFile // nil: the level is held in memory
+	mem    *region    // where its chunks are cut from; nil: the heap
 }
 
 const levelChunk = 64 << 10
@@ -33,8 +34,10 @@ func (l *levelBuf) add(fp uint64, enc []byte) error {
 				return err
 			}
 		}
-		if cap(reuse) < max(levelChunk, len(enc)+24) {
-			reuse = make([]byte, 0, max(levelChunk, len(enc)+24))
+		if size := max(levelChunk, len(enc)+24); cap(reuse) < size && l.mem != nil {
+			reuse = l.mem.take(size)[:0]
+		} else if cap(reuse) < size {
+			reuse = make([]byte, 0, size)
 		}
 		l.chunks = append(l.chunks, reuse[:0])
 		l.starts = append(l.starts, l.n)
