@@ -215,12 +215,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			insertFresh(seen, ws, len(fresh), popped, parents)
 		}
 		r.countLevel(depth+1, uint64(len(fresh)))
-		// The regions are kept only in a search with no memory bound: under
-		// one, the memory they hold lowers the runtime's memory limit
-		// (outsideHeap), and the collector, working harder, took more
-		// than they saved (RA N=4 R=2 within -max-memory 1400: 53.0
-		// CPU seconds against 44.0).
-		keep := r.opts.MaxMemory == 0
+		keep := r.regionsKept(ws)
 		for _, w := range ws {
 			w.freshMem.done(keep) // the merge's records are let go
 		}
@@ -845,6 +840,18 @@ func sortFresh[S, M any](ws []*levelWorker[S, M], n uint64) []rec {
 		w.recBytes.Add(-held)
 	}
 	return fresh
+}
+
+// regionsKept reports whether the workers keep their regions (region.go)
+// for the next level: when the search holds less than a quarter of its
+// memory bound (the command line's default bound is 3/4 of the memory
+// available). The memory a region holds lowers the runtime's memory limit
+// (outsideHeap); kept up to half the bound, as the records' arrays are,
+// they made the collector work harder than they saved (RA N=4 R=2 within
+// -max-memory 1400: 53.0 CPU seconds against 44.0).
+func (r *run[S, M]) regionsKept(ws []*levelWorker[S, M]) bool {
+	held := r.seen.bytes() + r.store.Bytes() + bufferBytes(ws)
+	return !over(r.opts, 4*held)
 }
 
 // recordsKept reports whether the workers keep their records' arrays for

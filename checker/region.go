@@ -9,41 +9,49 @@ import (
 // (the next level's chunks, the merge's records), mapped apart from the
 // heap on huge pages and kept from one level to the next: made on the Go
 // heap, such buffers took a page fault per 4 KB page at each level the
-// heap grew. Bully N=4 on two workers took 31,000 faults, 15,000 with
-// regions; two workers, 8-10 pairs each: RA N=4 R=1 0.904x the time,
-// bully 0.938x, Maekawa grid 0.959x, ring N=10 and centralized N=6
-// 0.98-1.03x (their levels are narrower).
+// heap grew (RA N=4 R=1 on two workers: 19,500 faults, 10,000 with
+// regions; two workers, 8 pairs each: RA 0.930x the time, bully N=4
+// 0.933x, Maekawa grid 0.950x, ring N=10 0.877x, centralized N=6 0.890x).
 //
 // A use takes pieces one after the other (take) and ends with done, after
-// which the pieces are not read again. A use that needs more than the
-// mapping holds takes the rest from the heap, and the next use gets a
-// mapping of half as much again as the largest use (levels grow from one
-// to the next until the widest); a use of less than bigSlab, whose pages
-// // would not fill a huge page, is served by the heap. Unless kept (done's
-// keep), the mapping goes back to the system at the end of each use, and
-// the next use is the heap's: the level engine keeps its regions only in
-// a search with no memory bound. Where the system maps nothing apart
-// (slabs_other.go), every piece is heap memory.
+// which the pieces are not read again. A region maps regionSpan bytes of
+// address space once a use has needed bigSlab (a smaller use, whose pages
+// would not fill a huge page, is served by the heap), and serves every use
+// from its start: only the pages written so far are resident, and counted
+// (as the workers' scratch between uses, and against the Go memory limit),
+// and a level wider than the last writes on into pages never touched
+// instead of a new mapping. A use that needs more than the span takes the
+// rest from the heap. Unless kept (done's keep), the mapping goes back to
+// the system at the end of each use, and the next use is the heap's: the
+// level engine keeps its regions while memory is plentiful (regionsKept).
+// Where the system maps nothing apart (slabs_other.go), every piece is
+// heap memory.
 type region struct {
-	raw  []byte // the mapping, nil when none
-	mem  []byte // its huge-page-aligned part
-	used uintptr
-	// want is the most bytes one use has asked for: the size of the next
-	// mapping.
+	raw  []byte  // the mapping, nil when none
+	mem  []byte  // its huge-page-aligned part, regionSpan bytes
+	used uintptr // the bytes the use under way took
+	// touched is the bytes of mem written so far, in whole huge pages:
+	// resident, and counted against the Go memory limit (outsideHeap).
+	touched uintptr
+	// want is the most bytes one use has asked for.
 	want    uintptr
 	refused bool // the system mapped nothing: the heap serves
-	// idle is the mapping's bytes while no use holds it: counted then as
+	// idle is the resident bytes while no use holds them: counted then as
 	// the worker's scratch (scratchBytes), as the pieces are while a use
 	// holds them. Read by every worker's memory checks.
 	idle atomic.Uint64
 }
 
+// regionSpan is the address space a region maps: untouched, it costs
+// nothing but the mapping.
+const regionSpan = 1 << 30
+
 // take returns n bytes of the region, not zeroed, valid until done.
 func (g *region) take(n int) []byte {
 	size := uintptr(n)
 	if g.used == 0 {
-		if g.raw == nil && g.want >= bigSlab && !g.refused {
-			g.mapFor(g.want + g.want/2)
+		if g.raw == nil && g.want >= regionFrom && !g.refused {
+			g.mapSpan()
 		}
 		g.idle.Store(0)
 	}
@@ -51,6 +59,11 @@ func (g *region) take(n int) []byte {
 	g.want = max(g.want, g.used)
 	if g.used > uintptr(len(g.mem)) {
 		return make([]byte, n)
+	}
+	if g.used > g.touched {
+		t := min((g.used+hugePage-1)&^(hugePage-1), uintptr(len(g.mem)))
+		outsideHeap(int64(t - g.touched))
+		g.touched = t
 	}
 	at := g.used - size
 	return g.mem[at:g.used:g.used]
@@ -65,30 +78,26 @@ func (g *region) recs(n int) []rec {
 	return unsafe.Slice((*rec)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
-// done ends a use: the pieces taken are no longer read. The mapping is
-// kept for the next use with keep, unless that use will want more; else
-// it goes back to the system.
+// done ends a use: the pieces taken are no longer read. With keep, the
+// mapping is kept for the next use; else it goes back to the system, and
+// the next use is the heap's.
 func (g *region) done(keep bool) {
-	if g.raw != nil && (!keep || g.want > uintptr(len(g.mem))) {
-		g.free()
-	}
-	g.used = 0
 	if !keep {
+		g.free()
 		g.want = 0
 	}
-	g.idle.Store(uint64(len(g.mem)))
+	g.used = 0
+	g.idle.Store(uint64(g.touched))
 }
 
-// mapFor maps room for n bytes, rounded up to whole huge pages.
-func (g *region) mapFor(n uintptr) {
-	n = (n + hugePage - 1) &^ (hugePage - 1)
-	raw, p := mapSlab(n)
+// mapSpan maps the region's address space.
+func (g *region) mapSpan() {
+	raw, p := mapSlab(regionSpan)
 	if raw == nil {
 		g.refused = true
 		return
 	}
-	outsideHeap(int64(n))
-	g.raw, g.mem = raw, unsafe.Slice((*byte)(p), n)
+	g.raw, g.mem = raw, unsafe.Slice((*byte)(p), regionSpan)
 }
 
 // free gives the mapping back to the system.
@@ -97,7 +106,10 @@ func (g *region) free() {
 		return
 	}
 	unmapSlab(g.raw)
-	outsideHeap(-int64(len(g.mem)))
-	g.raw, g.mem = nil, nil
+	outsideHeap(-int64(g.touched))
+	g.raw, g.mem, g.touched = nil, nil, 0
 	g.idle.Store(0)
 }
+
+// regionFrom is the use from which a region maps its span.
+const regionFrom = 256 << 10
