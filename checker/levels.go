@@ -848,7 +848,7 @@ func sortFresh[S, M any](ws []*levelWorker[S, M], n uint64) []rec {
 // available). The memory a region holds lowers the runtime's memory limit
 // (outsideHeap); kept up to half the bound, as the records' arrays are,
 // they made the collector work harder than they saved (RA N=4 R=2 within
-// -max-memory 1400: 53.0 CPU seconds against 44.0).
+// -max-memory 1400: 53.0 user CPU seconds against 44.0).
 func (r *run[S, M]) regionsKept(ws []*levelWorker[S, M]) bool {
 	held := r.seen.bytes() + r.store.Bytes() + bufferBytes(ws)
 	return !over(r.opts, 4*held)

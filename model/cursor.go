@@ -68,10 +68,9 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 	// A node whose state's id is the one the last Load into w gave it is
 	// there already, with its part and inputs: the states of a level one
 	// after the other are mostly siblings, which differ in a node or two
-	// (ring N=10, one worker: 0.954x the time). Nothing writes the world
+	// (ring N=10, one worker: 0.959x the time). Nothing writes the world
 	// between loads: the engine only reads it, and the codec self-check
-	// fails a protocol whose invariants or premises change it
-	// (checker/selfcheck.go).
+	// fails a protocol whose properties change it (checker/selfcheck.go).
 	same := c.loaded == w && len(w.Nodes) == n && len(w.Timers) == n
 	c.loaded = w
 	w.Nodes, w.Timers = resize(w.Nodes, n), resize(w.Timers, n)
