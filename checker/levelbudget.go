@@ -27,7 +27,9 @@ func scratchBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 	var b uint64
 	for _, w := range ws {
 		b += freshBytes(w.fresh) + uint64(cap(w.dedup)+len(w.recent))*8
-		b += w.next[0].idle.Load() + w.next[1].idle.Load() + w.freshMem.idle.Load() + w.sorted.idle.Load()
+		for _, g := range w.regions() {
+			b += g.idle.Load()
+		}
 	}
 	return b
 }

@@ -34,10 +34,12 @@ func (l *levelBuf) add(fp uint64, enc []byte) error {
 				return err
 			}
 		}
-		if size := max(levelChunk, len(enc)+24); cap(reuse) < size && l.mem != nil {
-			reuse = l.mem.take(size)[:0]
-		} else if cap(reuse) < size {
-			reuse = make([]byte, 0, size)
+		if size := max(levelChunk, len(enc)+24); cap(reuse) < size {
+			if l.mem != nil {
+				reuse = l.mem.take(size)[:0]
+			} else {
+				reuse = make([]byte, 0, size)
+			}
 		}
 		l.chunks = append(l.chunks, reuse[:0])
 		l.starts = append(l.starts, l.n)

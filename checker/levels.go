@@ -57,10 +57,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		level.release()
 		ws[0].arena.disk.close()
 		for _, w := range ws {
-			w.next[0].free()
-			w.next[1].free()
-			w.freshMem.free()
-			w.sorted.free()
+			for _, g := range w.regions() {
+				g.free()
+			}
 		}
 	}()
 	var base uint64 // the BFS position of the level's first state
@@ -360,6 +359,11 @@ type levelWorker[S, M any] struct {
 	freshMem, sorted region
 	workerBytes
 	_ lines.Pad
+}
+
+// regions is the worker's regions.
+func (w *levelWorker[S, M]) regions() [4]*region {
+	return [4]*region{&w.next[0], &w.next[1], &w.freshMem, &w.sorted}
 }
 
 // workerBytes is the memory of a worker's records, arena and output

@@ -15,8 +15,8 @@ import (
 //
 // A use takes pieces one after the other (take) and ends with done, after
 // which the pieces are not read again. A region maps regionSpan bytes of
-// address space once a use has needed bigSlab (a smaller use, whose pages
-// would not fill a huge page, is served by the heap), and serves every use
+// address space once a use has needed regionFrom (a smaller use is served
+// by the heap, and a small search maps nothing), and serves every use
 // from its start: only the pages written so far are resident, and counted
 // (as the workers' scratch between uses, and against the Go memory limit),
 // and a level wider than the last writes on into pages never touched
@@ -45,6 +45,9 @@ type region struct {
 // regionSpan is the address space a region maps: untouched, it costs
 // nothing but the mapping.
 const regionSpan = 1 << 30
+
+// regionFrom is the use from which a region maps its span.
+const regionFrom = 256 << 10
 
 // take returns n bytes of the region, not zeroed, valid until done.
 func (g *region) take(n int) []byte {
@@ -110,6 +113,3 @@ func (g *region) free() {
 	g.raw, g.mem, g.touched = nil, nil, 0
 	g.idle.Store(0)
 }
-
-// regionFrom is the use from which a region maps its span.
-const regionFrom = 256 << 10

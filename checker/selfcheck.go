@@ -437,38 +437,39 @@ func clipText(s string) string {
 // (and the successors made from the state it judged, in any case).
 func (sp *Spec[S, M]) readsOnly(sys *model.System[S, M], w *model.World[S, M], depth int) error {
 	before := sys.Encode(nil, w)
-	check := func(what string) error {
+	// check runs f, one property's, and fails when the world changed.
+	check := func(what string, f func()) error {
+		f()
 		if !bytes.Equal(sys.Encode(nil, w), before) {
 			return &CodecError{fmt.Sprintf("%s changed the world it was given at depth %d: properties must only read it", what, depth)}
 		}
 		return nil
 	}
 	for _, inv := range sp.Invariants {
+		judge := func() { inv.Holds(w) }
 		if inv.Judge != nil {
-			inv.Judge(w)
-		} else {
-			inv.Holds(w)
+			judge = func() { inv.Judge(w) }
 		}
-		if err := check("invariant " + inv.Name); err != nil {
+		if err := check("invariant "+inv.Name, judge); err != nil {
 			return err
 		}
 		if inv.Premise != nil {
-			inv.Premise(w)
-			if err := check("the premise of " + inv.Name); err != nil {
+			if err := check("the premise of "+inv.Name, func() { inv.Premise(w) }); err != nil {
 				return err
 			}
 		}
 	}
 	for _, l := range sp.Liveness {
-		for i := range w.Nodes {
-			l.Pending(w, model.NodeID(i))
+		pending := func() {
+			for i := range w.Nodes {
+				l.Pending(w, model.NodeID(i))
+			}
 		}
-		if err := check("liveness property " + l.Name); err != nil {
+		if err := check("liveness property "+l.Name, pending); err != nil {
 			return err
 		}
 		if l.Premise != nil {
-			l.Premise(w)
-			if err := check("the premise of " + l.Name); err != nil {
+			if err := check("the premise of "+l.Name, func() { l.Premise(w) }); err != nil {
 				return err
 			}
 		}
