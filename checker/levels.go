@@ -52,8 +52,13 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			ws[i].term = newTerminals(len(sp.Liveness), sp.System.N())
 		}
 	}
+	team := newTeam(len(ws)-1, canSpin(len(ws)-1))
+	for _, w := range ws {
+		w.team = team
+	}
 	level := &levelBuf{}
 	defer func() {
+		team.stop()
 		level.release()
 		ws[0].arena.disk.close()
 		for _, w := range ws {
@@ -312,6 +317,7 @@ type levelWorker[S, M any] struct {
 	_    lines.Pad // no other worker's memory on its lines
 	r    *run[S, M]
 	idx  uint64 // the worker's index, in the records' references
+	team *team  // the goroutines that run the workers' phases
 	x    *expander[S, M]
 	recs [numShards][]rec // successors not yet visited, by shard
 	// runs marks where each run of chunks after the worker's first (one
@@ -418,7 +424,18 @@ type violationAt struct {
 
 // runWorkers runs f on every worker, the first on this goroutine (main),
 // and returns the first non-empty result of the main worker (a bound).
+// The workers' team runs them when they have one (exploreLevels makes
+// it); else each phase starts goroutines of its own.
 func runWorkers[S, M any](ws []*levelWorker[S, M], f func(w *levelWorker[S, M], main bool) string) string {
+	if t := ws[0].team; t != nil && t.n == len(ws)-1 {
+		var stop string
+		t.run(func(i int) {
+			if s := f(ws[i], i == 0); i == 0 {
+				stop = s
+			}
+		})
+		return stop
+	}
 	var wg sync.WaitGroup
 	for _, w := range ws[1:] {
 		wg.Add(1)
