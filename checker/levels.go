@@ -67,7 +67,8 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			}
 		}
 	}()
-	var base uint64 // the BFS position of the level's first state
+	var base uint64     // the BFS position of the level's first state
+	var outdeg []uint32 // levelRun.outdeg, kept from level to level
 	start := 0
 	if ck := r.resumed; ck != nil {
 		level = ck.level()
@@ -87,7 +88,8 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			}
 		}
 		rep.Depth = depth
-		lv := &levelRun{level: level, depth: depth, base: base, outdeg: make([]uint32, level.n)}
+		outdeg = zeroed(outdeg, level.n)
+		lv := &levelRun{level: level, depth: depth, base: base, outdeg: outdeg}
 		lv.cut.Store(^uint64(0))
 		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4
 		if level.disk != nil { // each worker reads a chunk at a time
@@ -343,6 +345,7 @@ type levelWorker[S, M any] struct {
 	premK []uint64
 
 	fresh []freshSeg // merge: the new states of the shards the worker merged
+	count []uint32   // merge: sortFresh's counts (the first worker's)
 	lists [][]rec    // merge: the records of each run not yet taken
 	// probed and found count the visited-set probes of the level and
 	// those that found the state (see levelRun.probe).
@@ -803,7 +806,8 @@ func sortFresh[S, M any](ws []*levelWorker[S, M], n uint64) []rec {
 		}
 	}
 	fresh := ws[0].sorted.recs(offset[nw])
-	count := make([]uint32, n+nw) // range i's counts: count[from(i)+i:from(i+1)+i+1]
+	ws[0].count = zeroed(ws[0].count, n+nw)
+	count := ws[0].count // range i's counts: count[from(i)+i:from(i+1)+i+1]
 	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
 		i := w.idx
 		lo, hi := from(i), from(i+1)
@@ -919,6 +923,19 @@ func freshBytes(fresh []freshSeg) uint64 {
 	for _, g := range fresh {
 		b += uint64(cap(g.recs)) * recSize
 	}
+	return b
+}
+
+// zeroed returns n zeros in b's memory when it has room, else in new
+// memory. The level engine's arrays of a count per state of the level,
+// made anew at each level, took a page fault per 4 KB page each time the
+// heap grew for them; reused, they take none after the widest level.
+func zeroed(b []uint32, n uint64) []uint32 {
+	if uint64(cap(b)) < n {
+		return make([]uint32, n)
+	}
+	b = b[:n]
+	clear(b)
 	return b
 }
 
