@@ -21,12 +21,13 @@ func bufferBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 	return scratchBytes(ws) + grownBytes(ws)
 }
 
-// scratchBytes is the memory of the workers' caches of recent records and
-// merge scratch, and of their regions no use holds (region.idle).
+// scratchBytes is the memory of the workers' caches of recent records,
+// their merge scratch (the sort's counts included), and their regions no
+// use holds (region.idle).
 func scratchBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 	var b uint64
 	for _, w := range ws {
-		b += freshBytes(w.fresh) + uint64(cap(w.dedup)+len(w.recent))*8
+		b += freshBytes(w.fresh) + uint64(cap(w.dedup)+len(w.recent))*8 + uint64(cap(w.count))*4
 		for _, g := range w.regions() {
 			b += g.idle.Load()
 		}
