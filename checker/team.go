@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // team runs the phases of the level engine on goroutines that live as
@@ -31,11 +32,14 @@ type team struct {
 	exited sync.WaitGroup
 }
 
-// spinChecks is how many times a waiting goroutine of the team looks for
-// its signal before it sleeps: about a millisecond, longer than the
-// main worker's work between two phases on the spin-compare rows (under
-// 0.2 ms).
-const spinChecks = 1 << 20
+// spinFor is how long a waiting goroutine of the team spins before it
+// sleeps: longer than the main worker's work between two phases on the
+// spin-compare rows (under 0.2 ms). Timed, not counted: under the race
+// detector a look costs tens of times more, and a count that spun a
+// millisecond spun a tenth of a second there, a core taken from the
+// other tests. The time only decides how a goroutine waits, never what
+// the search finds.
+const spinFor = time.Millisecond
 
 // newTeam starts the goroutines of workers 1..n; they wait by spinning
 // first with spin (canSpin).
@@ -94,11 +98,15 @@ func (t *team) run(job func(i int)) {
 // ready reads changes.
 func (t *team) await(ready func() bool, c *sync.Cond) {
 	if t.spin {
-		for k := 0; k < spinChecks; k++ {
+		start := time.Now()
+		for k := 1; ; k++ {
 			if ready() {
 				return
 			}
-			if k%256 == 255 {
+			if k%256 == 0 {
+				if time.Since(start) > spinFor {
+					break
+				}
 				runtime.Gosched() // let the collector's workers in
 			}
 		}
