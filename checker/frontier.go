@@ -112,9 +112,7 @@ func (q *queue) push(depth int, fp uint64, enc []byte) {
 		}
 		if cap(reuse) < max(chunkSize, len(enc)+24) {
 			if len(enc)+24 <= chunkSize && len(q.chunks) > 0 && q.opts != nil {
-				if q.mem.raw == nil && !q.mem.refused {
-					q.mem.mapSpan()
-				}
+				q.mem.reserve()
 				reuse = q.mem.take(chunkSize)[:0]
 			} else {
 				reuse = make([]byte, 0, max(chunkSize, len(enc)+24))

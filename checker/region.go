@@ -53,8 +53,8 @@ const regionFrom = 256 << 10
 func (g *region) take(n int) []byte {
 	size := uintptr(n)
 	if g.used == 0 {
-		if g.raw == nil && g.want >= regionFrom && !g.refused {
-			g.mapSpan()
+		if g.want >= regionFrom {
+			g.reserve()
 		}
 		g.idle.Store(0)
 	}
@@ -91,6 +91,16 @@ func (g *region) done(keep bool) {
 	}
 	g.used = 0
 	g.idle.Store(uint64(g.touched))
+}
+
+// reserve maps the region's address space now, unless it is mapped or
+// the system refused it: for a use known to be long (the one-worker
+// queue's, which never ends before the search), whose pieces would
+// otherwise all come from the heap.
+func (g *region) reserve() {
+	if g.raw == nil && !g.refused {
+		g.mapSpan()
+	}
 }
 
 // mapSpan maps the region's address space.
