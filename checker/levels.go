@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -427,28 +426,20 @@ type violationAt struct {
 
 // runWorkers runs f on every worker, the first on this goroutine (main),
 // and returns the first non-empty result of the main worker (a bound).
-// The workers' team runs them when they have one (exploreLevels makes
-// it); else each phase starts goroutines of its own.
+// The workers' team runs them (exploreLevels makes it); workers made
+// without one (the tests of single phases) get one for the call.
 func runWorkers[S, M any](ws []*levelWorker[S, M], f func(w *levelWorker[S, M], main bool) string) string {
-	if t := ws[0].team; t != nil && t.n == len(ws)-1 {
-		var stop string
-		t.run(func(i int) {
-			if s := f(ws[i], i == 0); i == 0 {
-				stop = s
-			}
-		})
-		return stop
+	t := ws[0].team
+	if t == nil || t.n != len(ws)-1 {
+		t = newTeam(len(ws)-1, false)
+		defer t.stop()
 	}
-	var wg sync.WaitGroup
-	for _, w := range ws[1:] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(w, false)
-		}()
-	}
-	stop := f(ws[0], true)
-	wg.Wait()
+	var stop string
+	t.run(func(i int) {
+		if s := f(ws[i], i == 0); i == 0 {
+			stop = s
+		}
+	})
 	return stop
 }
 
