@@ -89,7 +89,7 @@ func TestReduceMergesRunsByKey(t *testing.T) {
 	r := &run[struct{}, struct{}]{seen: newFPSet(false)}
 	ws := []*levelWorker[struct{}, struct{}]{{r: r, idx: 0}, {r: r, idx: 1}}
 	add := func(w *levelWorker[struct{}, struct{}], fp, k uint64) {
-		w.recs[0] = append(w.recs[0], rec{fp: fp, key: k << 16, ref: w.idx<<56 | k})
+		w.recs[0].add(&w.recMem, rec{fp: fp, key: k << 16, ref: w.idx<<56 | k})
 	}
 	// Worker 0 expands states 0-1, worker 1 states 4-5 and then, stolen,
 	// 2-3: its records are in key order within each run, not across.

@@ -91,7 +91,7 @@ func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) (stop strin
 	for s := range numShards {
 		var n uint64
 		for _, w := range ws {
-			n += uint64(len(w.recs[s]))
+			n += uint64(w.recs[s].n)
 		}
 		total, widest = total+n, max(widest, n)
 	}

@@ -155,15 +155,19 @@ func (cu *levelCursor) seek(k uint64) ([]byte, error) {
 }
 
 // arena holds a worker's encodings of the successors of one level that
-// may be new, in chunks that are kept from level to level. When the
-// level spills (spill.go), a full chunk is written to disk instead and
-// its memory serves the next: the arena then holds one chunk, and its
-// references count the chunks written before (spans).
+// may be new, in chunks taken from its region (mem), which the level
+// engine keeps from level to level while memory is plentiful: a chunk
+// made on the heap took a page fault per 4 KB page each time a level
+// was wider than the last. When the level spills (spill.go), a full
+// chunk is written to disk instead and its memory serves the next: the
+// arena then holds one chunk, from the heap, and its references count
+// the chunks written before (spans).
 type arena struct {
 	chunks [][]byte
 	cur    int // the chunk being filled
 	disk   *spillFile
 	spans  []span // the chunks written to disk, when disk is set
+	mem    region
 }
 
 const arenaChunk = 64 << 10
@@ -179,7 +183,7 @@ func (a *arena) add(enc []byte) (ref, grew uint64, err error) {
 		a.cur++
 	}
 	if a.cur == len(a.chunks) {
-		a.chunks = append(a.chunks, make([]byte, 0, max(arenaChunk, need)))
+		a.chunks = append(a.chunks, a.mem.take(max(arenaChunk, need))[:0])
 		grew = uint64(cap(a.chunks[a.cur]))
 	}
 	c := &a.chunks[a.cur]
@@ -254,20 +258,16 @@ func (a *arena) read(ref uint64, r *arenaReader) ([]byte, error) {
 	return entryAt(r.buf[:a.spans[c].n], ref), nil
 }
 
-// reset empties the arena, keeping its chunks, for the next level;
-// disk, when set, is where that level's arena spills (the arena then
-// keeps one chunk). It returns the bytes the arena let go of.
-func (a *arena) reset(disk *spillFile) (freed uint64) {
-	for i := range a.chunks {
-		a.chunks[i] = a.chunks[i][:0]
+// reset empties the arena for the next level, letting go of its chunks
+// (and, unless keep, of its region's memory); disk, when set, is where
+// that level's arena spills. It returns the bytes the arena let go of.
+func (a *arena) reset(disk *spillFile, keep bool) (freed uint64) {
+	for _, c := range a.chunks {
+		freed += uint64(cap(c))
 	}
-	a.cur = 0
-	if disk != nil && len(a.chunks) > 1 {
-		for _, c := range a.chunks[1:] {
-			freed += uint64(cap(c))
-		}
-		a.chunks = a.chunks[:1]
-	}
+	clear(a.chunks)
+	a.chunks, a.cur = a.chunks[:0], 0
+	a.mem.done(keep)
 	a.disk, a.spans = disk, nil
 	return freed
 }

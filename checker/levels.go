@@ -272,8 +272,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			rep.Bound = stop
 			break
 		}
+		keep = r.regionsKept(ws)
 		for _, w := range ws {
-			w.recBytes.Add(-w.arena.reset(arenaDisk))
+			w.recBytes.Add(-w.arena.reset(arenaDisk, keep))
 		}
 		spent.close()
 		base += levelN
@@ -320,7 +321,7 @@ type levelWorker[S, M any] struct {
 	idx  uint64 // the worker's index, in the records' references
 	team *team  // the goroutines that run the workers' phases
 	x    *expander[S, M]
-	recs [numShards][]rec // successors not yet visited, by shard
+	recs [numShards]recList // successors not yet visited, by shard
 	// runs marks where each run of chunks after the worker's first (one
 	// it stole, chunkRanges.take) begins in recs: the records of a run
 	// are in key order, those of two runs need not be.
@@ -365,13 +366,14 @@ type levelWorker[S, M any] struct {
 	// first worker's) the level's new records in key order.
 	next             [2]region
 	freshMem, sorted region
+	recMem           region // recs' parts
 	workerBytes
 	_ lines.Pad
 }
 
 // regions is the worker's regions.
-func (w *levelWorker[S, M]) regions() [4]*region {
-	return [4]*region{&w.next[0], &w.next[1], &w.freshMem, &w.sorted}
+func (w *levelWorker[S, M]) regions() [6]*region {
+	return [6]*region{&w.next[0], &w.next[1], &w.freshMem, &w.sorted, &w.recMem, &w.arena.mem}
 }
 
 // workerBytes is the memory of a worker's records, arena and output
@@ -489,7 +491,7 @@ func (w *levelWorker[S, M]) expand(lv *levelRun, main bool) string {
 func (w *levelWorker[S, M]) beginRun() {
 	var at [numShards]int
 	for s := range w.recs {
-		at[s] = len(w.recs[s])
+		at[s] = w.recs[s].n
 	}
 	w.runs = append(w.runs, at)
 	clear(w.recent)
@@ -584,14 +586,12 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		if !old && !recorded {
 			w.recent.put(nfp)
 			s := nfp >> (64 - shardBits)
-			c := cap(w.recs[s])
 			ref, grew, err := w.arena.add(x.encodeOf(sc.at))
 			if err != nil {
 				lv.halt(err.Error())
 				return
 			}
-			w.recs[s] = append(w.recs[s], rec{nfp, k<<16 | uint64(j), w.idx<<56 | ref})
-			if d := uint64(cap(w.recs[s])-c)*recSize + grew; d != 0 {
+			if d := w.recs[s].add(&w.recMem, rec{nfp, k<<16 | uint64(j), w.idx<<56 | ref}) + grew; d != 0 {
 				w.recBytes.Add(d)
 			}
 		}
@@ -641,7 +641,7 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut, insert b
 func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64, probed, insert bool) {
 	n := 0
 	for _, o := range ws {
-		n += len(o.recs[s])
+		n += o.recs[s].n
 	}
 	// The workers looked every successor up as they made it, unless the
 	// level did not probe (and no liveness check needed to): only then
@@ -749,11 +749,11 @@ func firstIn(table []uint64, mask, fp uint64) bool {
 func sampledRecs[S, M any](ws []*levelWorker[S, M], s int) int {
 	k := 0
 	for _, o := range ws {
-		for _, rc := range o.recs[s] {
+		o.recs[s].each(func(rc rec) {
 			if sampled(rc.fp) {
 				k++
 			}
-		}
+		})
 	}
 	return k
 }
@@ -837,22 +837,18 @@ func sortFresh[S, M any](ws []*levelWorker[S, M], n uint64) []rec {
 		}
 		return ""
 	})
-	// The records are merged. Their arrays are kept for the next level
-	// when memory is ample: made anew, each grows by doubling, copied and
-	// cleared each time (4-6% of the time of ring N=10 and centralized
-	// N=6 on two workers). Else they go, so that they do not weigh on the
-	// insertion and the gathering of the next level.
+	// The records are merged. Their region is kept for the next level
+	// when memory is ample (it then counts as the worker's scratch). Else
+	// it goes, so that it does not weigh on the insertion and the
+	// gathering of the next level.
 	keep := ws[0].r.recordsKept(ws)
 	for _, w := range ws {
 		var held uint64
 		for s := range w.recs {
-			if keep {
-				w.recs[s] = w.recs[s][:0]
-				continue
-			}
-			held += uint64(cap(w.recs[s])) * recSize
-			w.recs[s] = nil
+			held += w.recs[s].bytes()
+			w.recs[s].reset()
 		}
+		w.recMem.done(keep)
 		w.recBytes.Add(-held)
 	}
 	return fresh
@@ -934,12 +930,12 @@ func zeroed(b []uint32, n uint64) []uint32 {
 // of chunks of each worker (levelWorker.runs), each in key order.
 func shardRuns[S, M any](ws []*levelWorker[S, M], s int, lists [][]rec) [][]rec {
 	for _, w := range ws {
-		recs, from := w.recs[s], 0
+		from := 0
 		for _, at := range w.runs {
-			lists = append(lists, recs[from:at[s]])
+			lists = w.recs[s].appendRange(lists, from, at[s])
 			from = at[s]
 		}
-		lists = append(lists, recs[from:])
+		lists = w.recs[s].appendRange(lists, from, w.recs[s].n)
 	}
 	return lists
 }

@@ -21,7 +21,7 @@ func TestReduceSizesItsSampleTable(t *testing.T) {
 		r.seen.shards[0].insert(visited, noParent, 0)
 		for i := range uint64(n) {
 			fp := (1 + i%40) * samples // 40 states, each met by both workers
-			ws[i%2].recs[0] = append(ws[i%2].recs[0], rec{fp: fp, key: i << 16, ref: i})
+			ws[i%2].recs[0].add(&ws[i%2].recMem, rec{fp: fp, key: i << 16, ref: i})
 		}
 		ws[0].reduce(ws, 0, ^uint64(0), false, insert)
 		require.Len(t, ws[0].fresh, 1)
