@@ -242,6 +242,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		fr = &stack{}
 	}
 	seen, g, term := r.seen, r.g, r.term
+	seen.growsFlat() // one goroutine inserts
 	// levelEnd is the number of states found at the depths up to the one
 	// being expanded (livenessAcyclic): under BFS, a successor numbered
 	// below it lies no deeper than its parent.

@@ -14,7 +14,9 @@ import (
 // A slot is the fingerprint alone, 8 bytes, in the searches whose
 // counterexample is rebuilt by searching again (BFS: see pathTo). A table
 // grows by half when it is 3/4 full, so it is always between 1/2 and 3/4
-// full (after its first growth): 10.7 to 16 bytes a state. DFS and the
+// full (after its first growth): 10.7 to 16 bytes a state. In the
+// one-worker search, a large set of fingerprints alone grows flat
+// (flat.go): all its shards at once, in place, when the set is 3/4 full. DFS and the
 // search that keeps the state graph also keep, beside each fingerprint,
 // the fingerprint of the state it was first reached from (parents), and
 // the graph a number per state (numbering).
@@ -29,8 +31,12 @@ type fpSet struct {
 	// bits, when set, replaces the tables by a bit array, one part per
 	// shard (bitstate.go).
 	bits []bitShard
-	// mem is where the shards' tables are cut from (slabs.go).
-	mem *slabs
+	// mem is where the shards' tables are cut from (slabs.go), until the
+	// set grows flat: flat then holds them (flat.go); flatOff is set once
+	// it cannot.
+	mem     *slabs
+	flat    *flatTable
+	flatOff bool
 }
 
 const (
@@ -50,6 +56,9 @@ type fpShard struct {
 	mem  *slabs
 	at   int
 	held [3]*slab
+	// owner is the set, when it grows flat (growsFlat): the shard grows
+	// through it.
+	owner *fpSet
 }
 
 // noParent marks the initial state.
@@ -86,6 +95,7 @@ func (s *fpSet) release() {
 		sh.dropTables(sh.held)
 		sh.held = [3]*slab{}
 	}
+	s.releaseFlat()
 }
 
 // make gives the shard empty tables of size slots, and lets its old ones
@@ -208,8 +218,16 @@ func (sh *fpShard) insert(k, parent uint64, id uint32) (uint32, bool) {
 			return 0, false
 		case 0:
 			if g := grown(sh.n, size); g != size {
-				sh.grow(g)
-				return sh.insert(k, parent, id)
+				grow := flatNo
+				if sh.owner != nil {
+					grow = sh.owner.growFlat(sh)
+				}
+				if grow != flatRoom { // else the key goes here (flat.go)
+					if grow == flatNo {
+						sh.grow(g)
+					}
+					return sh.insert(k, parent, id)
+				}
 			}
 			sh.keys[i] = k
 			if sh.parents != nil {

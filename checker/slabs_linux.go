@@ -25,6 +25,21 @@ func mapSlab(bytes uintptr) ([]byte, unsafe.Pointer) {
 	return raw, unsafe.Pointer(&raw[off])
 }
 
+// mapSpan reserves bytes of address space aligned on a huge page, asks
+// for huge pages for it and returns it, or nil when the system refuses.
+// Nothing is committed (MAP_NORESERVE): a page is memory only once
+// written, so the span may be far larger than the memory it will hold.
+func mapSpan(bytes uintptr) []byte {
+	raw, err := syscall.Mmap(-1, 0, int(bytes+hugePage), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+	if err != nil {
+		return nil
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	off := (hugePage - start%hugePage) % hugePage
+	_ = syscall.Madvise(raw[off:off+bytes], syscall.MADV_HUGEPAGE)
+	return raw
+}
+
 // unmapSlab gives a mapping back to the system.
 func unmapSlab(raw []byte) { _ = syscall.Munmap(raw) }
 

@@ -13,3 +13,7 @@ func unmapSlab(raw []byte) {}
 
 // unbackSlab is never called without mapSlab.
 func unbackSlab(p unsafe.Pointer, n uintptr) uintptr { return 0 }
+
+// mapSpan reserves nothing where huge pages are not asked for: the
+// visited set's tables stay in slabs.
+func mapSpan(bytes uintptr) []byte { return nil }

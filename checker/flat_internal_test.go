@@ -1,0 +1,59 @@
+package checker
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A set that grows flat holds every key it was given, and no other,
+// across the growth that moves its shards from their slabs into the
+// flat table and the growths in place after it; its shards all have the
+// flat table's size, side by side.
+func TestFlatGrowthKeepsEveryKey(t *testing.T) {
+	s := newFPSet(false)
+	s.growsFlat()
+	defer s.release()
+	const n = 1 << 20 // a table of 16-24 MB: flat from 4 MB
+	fp := func(i uint64) uint64 { return (i + 1) * 0x9e3779b97f4a7c15 }
+	sizes := map[uint64]bool{}
+	for i := range uint64(n) {
+		require.True(t, s.insert(fp(i), noParent))
+		if s.flat != nil {
+			sizes[s.flat.size] = true
+		}
+	}
+	require.NotNil(t, s.flat, "the set grew flat")
+	require.GreaterOrEqual(t, len(sizes), 2, "and grew in place after")
+	require.Equal(t, uint64(n), s.n)
+	for i := range uint64(n) {
+		require.False(t, s.insert(fp(i), noParent), "key %d kept", i)
+	}
+	for i := uint64(n); i < n+1000; i++ {
+		require.False(t, s.has(fp(i)), "key %d never given", i)
+	}
+	var held uint64
+	for i := range s.shards {
+		sh := &s.shards[i]
+		require.Len(t, sh.keys, int(s.flat.size))
+		require.Equal(t, &s.flat.slots[uint64(i)*s.flat.size], &sh.keys[0], "shard %d in its place", i)
+		require.LessOrEqual(t, 4*sh.n, 3*s.flat.size, "shard %d at most 3/4 full", i)
+		held += sh.n
+	}
+	require.Equal(t, uint64(n), held)
+}
+
+// A set that keeps parents does not grow flat: its shards grow alone.
+func TestFlatGrowthNotWithParents(t *testing.T) {
+	s := newFPSet(true)
+	s.growsFlat()
+	defer s.release()
+	fp := func(i uint64) uint64 { return (i + 1) * 0x9e3779b97f4a7c15 }
+	for i := range uint64(1 << 19) {
+		s.insert(fp(i), i)
+	}
+	require.Nil(t, s.flat)
+	p, ok := s.parent(fp(1))
+	require.True(t, ok)
+	require.Equal(t, uint64(1), p)
+}
