@@ -81,7 +81,11 @@ func (s *fpSet) bytesAfter(more uint64) uint64 {
 		size := uint64(len(sh.keys))
 		b += grown(sh.n+per+size/16, size)
 	}
-	return b * s.slotBytes()
+	b *= s.slotBytes()
+	if s.parents {
+		b += s.foundBytes() + 16*(more+more/16)
+	}
+	return b
 }
 
 // growCap is the capacity append gives a slice of capacity c that must

@@ -27,7 +27,7 @@ import (
 // expansions; the parallel one (exploreLevels) at a level boundary, where
 // it holds nothing else. The file is written to FILE.tmp and renamed.
 //
-// The format, version 4, all integers little-endian uint64 (strings and
+// The format, version 6, all integers little-endian uint64 (strings and
 // byte runs prefixed by their length):
 //
 //	magic "coordck\n", version, the fingerprint scheme
@@ -38,8 +38,9 @@ import (
 //	violation counts; found, its fingerprint, property and detail
 //	terminals: count, fingerprints, positions
 //	visited set: parents kept, numbered, then per shard: slots, entries,
-//	  and each entry's fingerprint (its parent when kept, its number
-//	  when numbered)
+//	  and each entry's fingerprint (its number when numbered), then,
+//	  when parents are kept, the shard's log of them: its length and
+//	  each (fingerprint, parent), oldest first
 //	the store's parts (model.Store.Keys): for each of its four tables,
 //	  the count and each key, in id order
 //	engine 1 (one worker): level depth, level end, pops, the queue's
@@ -48,7 +49,7 @@ import (
 
 const (
 	checkpointMagic   = "coordck\n"
-	checkpointVersion = 5
+	checkpointVersion = 6
 
 	engineSerial = 1
 	engineLevels = 2
@@ -312,12 +313,16 @@ func (r *run[S, M]) writeCheckpoint(engine uint64, frontier func(w *ckWriter)) (
 				continue
 			}
 			w.u64(k)
-			if seen.parents {
-				w.u64(sh.parents[j])
-			}
 			if seen.numbering {
 				w.u64(uint64(sh.ids[j]))
 			}
+		}
+		if seen.parents {
+			w.u64(sh.found.n)
+			sh.found.each(func(k, parent uint64) {
+				w.u64(k)
+				w.u64(parent)
+			})
 		}
 	}
 	for _, keys := range r.store.Keys() {
@@ -489,21 +494,32 @@ func LoadCheckpoint(path string) (ck *Checkpoint, err error) {
 			r.fail("truncated")
 		}
 		sh := &seen.shards[i]
-		sh.make(size, seen.parents, seen.numbering)
+		sh.make(size, seen.numbering)
 		for range n {
 			k := r.u64()
-			var parent, id uint64
-			if seen.parents {
-				parent = r.u64()
-			}
+			var id uint64
 			if seen.numbering {
 				id = r.u64()
 			}
 			if k == 0 || k>>(64-shardBits) != uint64(i) || id > 1<<32-1 {
 				r.fail("corrupt (visited set)")
 			}
-			if _, added := sh.insert(k, parent, uint32(id)); !added {
+			if _, added := sh.insert(k, noParent, uint32(id)); !added {
 				r.fail("corrupt (a state twice in the visited set)")
+			}
+		}
+		if seen.parents {
+			// The log of parents, in its order (parentFinder needs it).
+			if r.u64() != n || n > uint64(r.left)/16 {
+				r.fail("corrupt (parents)")
+			}
+			sh.found = &foundLog{}
+			for range n {
+				k, parent := r.u64(), r.u64()
+				if _, ok := sh.find(k); !ok {
+					r.fail("corrupt (a parent of a state not visited)")
+				}
+				sh.found.add(k, parent)
 			}
 		}
 		seen.n += n

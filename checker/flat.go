@@ -54,9 +54,9 @@ const (
 // few hundredths. Else it grows every shard to the size the fullest
 // needs, in the set's flat table, made when first needed (flatGrew). It
 // does nothing (flatNo) when the set does not grow flat: too small yet,
-// keeping parents or numbers, or with no span to be had.
+// numbering its states, or with no span to be had.
 func (s *fpSet) growFlat(sh *fpShard) flatGrowth {
-	if s.parents || s.numbering || s.bits != nil || s.flatOff {
+	if s.numbering || s.bits != nil || s.flatOff {
 		return flatNo
 	}
 	var most, cur, slots uint64
@@ -113,7 +113,7 @@ func (s *fpSet) growFlat(sh *fpShard) flatGrowth {
 		}
 		sh.keys = dst
 		sh.dropTables(sh.held) // the slabs it came from, if any
-		sh.held = [3]*slab{}
+		sh.held = [2]*slab{}
 	}
 	f.size = size
 	f.tmp = nil

@@ -43,17 +43,35 @@ func TestFlatGrowthKeepsEveryKey(t *testing.T) {
 	require.Equal(t, uint64(n), held)
 }
 
-// A set that keeps parents does not grow flat: its shards grow alone.
-func TestFlatGrowthNotWithParents(t *testing.T) {
+// A set that keeps parents grows flat too (they are logged apart from
+// the table), and the path of parents from any state back to the first
+// is found through the logs, across shards, in one pass.
+func TestFlatGrowthWithParents(t *testing.T) {
 	s := newFPSet(true)
 	s.growsFlat()
 	defer s.release()
+	const n = 1 << 19
 	fp := func(i uint64) uint64 { return (i + 1) * 0x9e3779b97f4a7c15 }
-	for i := range uint64(1 << 19) {
-		s.insert(fp(i), i)
+	s.insert(fp(0), noParent)
+	for i := uint64(1); i < n; i++ { // state i reached from state i/2
+		s.insert(fp(i), key(fp(i/2)))
 	}
-	require.Nil(t, s.flat)
-	p, ok := s.parent(fp(1))
+	require.NotNil(t, s.flat, "the set grew flat")
+	// 16 bytes a state, and at most one chunk a shard not full.
+	require.GreaterOrEqual(t, s.foundBytes(), uint64(n)*16)
+	require.LessOrEqual(t, s.foundBytes(), uint64(n+numShards*foundMost)*16)
+	f := newParentFinder(s)
+	hops := 0
+	for i := uint64(n - 1); i > 0; i /= 2 {
+		p, ok := f.parent(key(fp(i)))
+		require.True(t, ok, "state %d", i)
+		require.Equal(t, key(fp(i/2)), p, "state %d", i)
+		hops++
+	}
+	require.Equal(t, 19, hops) // 2^19-1 is 19 ones: 19 states to the first
+	p, ok := f.parent(key(fp(0)))
 	require.True(t, ok)
-	require.Equal(t, uint64(1), p)
+	require.Equal(t, uint64(noParent), p)
+	_, ok = f.parent(key(fp(n)))
+	require.False(t, ok, "a state never given")
 }

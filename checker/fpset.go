@@ -47,15 +47,16 @@ const (
 )
 
 type fpShard struct {
-	keys    []uint64 // 0: empty
-	parents []uint64 // each slot's parent, when the set keeps parents
-	ids     []uint32 // each slot's state number, when numbering is on
-	n       uint64
+	keys []uint64 // 0: empty
+	ids  []uint32 // each slot's state number, when numbering is on
+	// found is each key's parent, when the set keeps parents (found.go).
+	found *foundLog
+	n     uint64
 	// mem is the set's slabs, at the shard's index; held, the slabs of
-	// keys, parents and ids.
+	// keys and ids.
 	mem  *slabs
 	at   int
-	held [3]*slab
+	held [2]*slab
 	// owner is the set, when it grows flat (growsFlat): the shard grows
 	// through it.
 	owner *fpSet
@@ -70,7 +71,10 @@ func newFPSet(parents bool) *fpSet {
 	s := &fpSet{parents: parents}
 	s.init()
 	for i := range s.shards {
-		s.shards[i].make(minShard, parents, false)
+		s.shards[i].make(minShard, false)
+		if parents {
+			s.shards[i].found = &foundLog{}
+		}
 	}
 	return s
 }
@@ -91,22 +95,19 @@ func (s *fpSet) init() {
 func (s *fpSet) release() {
 	for i := range s.shards {
 		sh := &s.shards[i]
-		sh.keys, sh.parents, sh.ids = nil, nil, nil
+		sh.keys, sh.ids, sh.found = nil, nil, nil
 		sh.dropTables(sh.held)
-		sh.held = [3]*slab{}
+		sh.held = [2]*slab{}
 	}
 	s.releaseFlat()
 }
 
 // make gives the shard empty tables of size slots, and lets its old ones
 // go.
-func (sh *fpShard) make(size uint64, parents, numbering bool) {
+func (sh *fpShard) make(size uint64, numbering bool) {
 	old := sh.held
 	sh.keys = takeTable[uint64](sh, slabKeys, size)
-	sh.parents, sh.ids = nil, nil
-	if parents {
-		sh.parents = takeTable[uint64](sh, slabParents, size)
-	}
+	sh.ids = nil
 	if numbering {
 		sh.ids = takeTable[uint32](sh, slabIDs, size)
 	}
@@ -121,7 +122,7 @@ func takeTable[T uint32 | uint64](sh *fpShard, kind uint8, size uint64) []T {
 }
 
 // dropTables lets go of the slabs of the tables held.
-func (sh *fpShard) dropTables(held [3]*slab) {
+func (sh *fpShard) dropTables(held [2]*slab) {
 	for _, sl := range held {
 		sh.mem.drop(sl, sh.at)
 	}
@@ -203,7 +204,7 @@ func (s *fpSet) insertID(fp, parent uint64) (uint32, bool) {
 	return id, added
 }
 
-// insert adds key k with its parent (kept when the shard keeps parents)
+// insert adds key k with its parent (logged when the shard keeps parents)
 // and number id (kept when numbering is on) unless present; it returns
 // the number the key has.
 func (sh *fpShard) insert(k, parent uint64, id uint32) (uint32, bool) {
@@ -230,8 +231,8 @@ func (sh *fpShard) insert(k, parent uint64, id uint32) (uint32, bool) {
 				}
 			}
 			sh.keys[i] = k
-			if sh.parents != nil {
-				sh.parents[i] = parent
+			if sh.found != nil {
+				sh.found.add(k, parent)
 			}
 			if sh.ids != nil {
 				sh.ids[i] = id
@@ -280,35 +281,20 @@ func (s *fpSet) id(fp uint64) uint32 {
 	return sh.ids[i]
 }
 
-// parent returns the parent recorded for fp and whether fp is present;
-// the set must keep parents.
-func (s *fpSet) parent(fp uint64) (uint64, bool) {
-	k := key(fp)
-	sh := s.shard(k)
-	i, ok := sh.find(k)
-	if !ok {
-		return 0, false
-	}
-	return sh.parents[i], true
-}
-
 // dropParents lets the parents go: from now on the set keeps
 // fingerprints alone.
 func (s *fpSet) dropParents() {
 	s.parents = false
 	for i := range s.shards {
-		sh := &s.shards[i]
-		sh.parents = nil
-		sh.mem.drop(sh.held[slabParents], sh.at)
-		sh.held[slabParents] = nil
+		s.shards[i].found = nil
 	}
 }
 
 // grow moves the shard's keys into tables of size slots.
 func (sh *fpShard) grow(size uint64) {
-	keys, parents, ids, old := sh.keys, sh.parents, sh.ids, sh.held
-	sh.held = [3]*slab{} // kept until the keys are moved
-	sh.make(size, parents != nil, ids != nil)
+	keys, ids, old := sh.keys, sh.ids, sh.held
+	sh.held = [2]*slab{} // kept until the keys are moved
+	sh.make(size, ids != nil)
 	defer sh.dropTables(old)
 	for j, k := range keys {
 		if k == 0 {
@@ -321,9 +307,6 @@ func (sh *fpShard) grow(size uint64) {
 			}
 		}
 		sh.keys[i] = k
-		if parents != nil {
-			sh.parents[i] = parents[j]
-		}
 		if ids != nil {
 			sh.ids[i] = ids[j]
 		}
@@ -333,9 +316,6 @@ func (sh *fpShard) grow(size uint64) {
 // slotBytes is the memory one slot of the set takes.
 func (s *fpSet) slotBytes() uint64 {
 	b := uint64(8)
-	if s.parents {
-		b += 8
-	}
 	if s.numbering {
 		b += 4
 	}
@@ -354,5 +334,16 @@ func (s *fpSet) bytes() uint64 {
 	for i := range s.shards {
 		b += uint64(len(s.shards[i].keys))
 	}
-	return b * s.slotBytes()
+	return b*s.slotBytes() + s.foundBytes()
+}
+
+// foundBytes is the memory the shards' logs of parents hold.
+func (s *fpSet) foundBytes() uint64 {
+	var b uint64
+	for i := range s.shards {
+		if l := s.shards[i].found; l != nil {
+			b += l.bytes()
+		}
+	}
+	return b
 }

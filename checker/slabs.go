@@ -8,7 +8,7 @@ import (
 )
 
 // slabs hands out the visited set's tables. The tables of one size and
-// kind (keys, parents or numbers) for all the shards are cut from one
+// kind (keys or numbers) for all the shards are cut from one
 // block of memory, a slab, which goes when the last shard has grown out
 // of it. The shards of a set grow in step (the keys spread evenly over
 // them), so a slab is mostly full of live tables.
@@ -35,11 +35,10 @@ type slabKey struct {
 // The kinds of table, and their slot widths.
 const (
 	slabKeys uint8 = iota
-	slabParents
 	slabIDs
 )
 
-var slabWidth = [...]uintptr{slabKeys: 8, slabParents: 8, slabIDs: 4}
+var slabWidth = [...]uintptr{slabKeys: 8, slabIDs: 4}
 
 // slab is the memory of numShards tables of one size and kind.
 type slab struct {

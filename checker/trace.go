@@ -73,8 +73,9 @@ func (sp *Spec[S, M]) pathTo(seen *fpSet, target uint64) []uint64 {
 		seen = sp.discoverers(target)
 	}
 	path := []uint64{target}
-	for fp := target; ; {
-		p, ok := seen.parent(fp)
+	f := newParentFinder(seen)
+	for k := target; ; {
+		p, ok := f.parent(k)
 		if !ok {
 			panic("checker: broken parent chain")
 		}
@@ -82,7 +83,7 @@ func (sp *Spec[S, M]) pathTo(seen *fpSet, target uint64) []uint64 {
 			break
 		}
 		path = append(path, p)
-		fp = p
+		k = p
 	}
 	slices.Reverse(path)
 	return path
