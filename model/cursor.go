@@ -123,7 +123,8 @@ func (c *Cursor[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 }
 
 // Stepped is what Step changed of the loaded world, for AppendStepped:
-// the stepping node's new state, and the links the step changed.
+// the stepping node's new state, and the links the step changed; and,
+// for a protocol with a variant, how much the step changed its measure.
 type Stepped struct {
 	node  NodeID
 	next  uint32 // the node's new state's id
@@ -132,7 +133,14 @@ type Stepped struct {
 	n     int
 	place [maxTouched]int32  // the changed links' places,
 	link  [maxTouched]uint32 // their new ids (0: now empty)
+	rank  uint64             // the change of the measure (mod 2^64)
 }
+
+// RankAfter is System.RankAfter for the step Step noted in r, given
+// rank, the measure of the world it was taken from (System.Rank), with
+// no successor made: the memo of the step holds the change of the
+// measure (when the protocol is Ranked).
+func (r *Stepped) RankAfter(rank uint64) uint64 { return rank + r.rank }
 
 // stepMemo is a protocol step taken once on ids: the key (the node's
 // state's id, the event) and the result (the new state's id and part,
@@ -147,7 +155,11 @@ type stepMemo struct {
 	input Input
 	next  uint32
 	part  uint64
-	recs  uint32 // the records output (Store.recs), 0 when none
+	// rank is the change of the measure (Ranked), all its sends
+	// delivered: the node's new rank less its old and the weight of the
+	// message delivered, plus the weights of the messages sent.
+	rank uint64
+	recs uint32 // the records output (Store.recs), 0 when none
 	// serial tells this step from the others the entry held (MemoRef);
 	// tag is the searcher's note on it (SetMemoTag), 0 when none.
 	serial uint32
@@ -245,7 +257,7 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	}
 	n := sys.n
 	sum := c.sum - c.nodePart[a.Node] + e.part
-	r.node, r.next, r.rest, r.n = a.Node, e.next, 0, 0
+	r.node, r.next, r.rest, r.n, r.rank = a.Node, e.next, 0, 0, e.rank
 	if e.recs != 0 {
 		var part uint64
 		r.rest, part = c.restOp(e.recs)
@@ -262,6 +274,9 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	for j := range int(e.sends) {
 		to := e.to[j]
 		if c.down&(1<<to) != 0 || c.cut != 0 && (c.cut>>a.Node)&1 != (c.cut>>to)&1 {
+			if sys.ranked != nil { // and weighs nothing (RankAfter)
+				r.rank -= sys.ranked.Weight(c.st.msgs.at(e.msg[j]).m)
+			}
 			continue // lost, as effects loses it
 		}
 		p := int32(to)*int32(n) + int32(a.Node)
@@ -325,6 +340,16 @@ func (c *Cursor[S, M]) memoize(e *stepMemo, a *Action, arg uint32, from NodeID) 
 	for j, snd := range sys.out.sends {
 		env := Envelope[M]{From: a.Node, To: snd.to, Msg: snd.msg}
 		e.to[j], e.msg[j] = snd.to, c.msgID(&env)
+	}
+	e.rank = 0
+	if rk := sys.ranked; rk != nil { // as RankAfter measures it
+		e.rank = rk.Rank(a.Node, s) - rk.Rank(a.Node, rec.s)
+		if a.Kind == ActDeliver {
+			e.rank -= rk.Weight(ev.Msg)
+		}
+		for _, snd := range sys.out.sends {
+			e.rank += rk.Weight(snd.msg)
+		}
 	}
 	e.ok = true
 }
