@@ -20,6 +20,11 @@ type flatTable struct {
 	size    uint64   // each shard's slots
 	written uint64   // bytes of slots written so far (counted outside the heap)
 	tmp     []uint64 // a shard's keys while its new table overlaps them
+	// When the set numbers its states, their numbers are laid out the
+	// same way in a span of their own, a number per slot.
+	rawIDs []byte
+	ids    []uint32
+	tmpIDs []uint32
 }
 
 // flatSpan is the address space a flat table reserves: untouched, it
@@ -30,8 +35,8 @@ const flatSpan = 1 << 36
 // below it, one huge page holds many shards' tables in a slab.
 const flatFrom = 4 << 20
 
-// growsFlat makes the set grow flat (flatTable) once it is large enough,
-// while it keeps fingerprints alone: only one goroutine may then insert.
+// growsFlat makes the set grow flat (flatTable) once it is large enough:
+// only one goroutine may then insert.
 func (s *fpSet) growsFlat() {
 	for i := range s.shards {
 		s.shards[i].owner = s
@@ -54,9 +59,9 @@ const (
 // few hundredths. Else it grows every shard to the size the fullest
 // needs, in the set's flat table, made when first needed (flatGrew). It
 // does nothing (flatNo) when the set does not grow flat: too small yet,
-// numbering its states, or with no span to be had.
+// a bit array, or with no span to be had.
 func (s *fpSet) growFlat(sh *fpShard) flatGrowth {
-	if s.numbering || s.bits != nil || s.flatOff {
+	if s.bits != nil || s.flatOff {
 		return flatNo
 	}
 	var most, cur, slots uint64
@@ -65,25 +70,19 @@ func (s *fpSet) growFlat(sh *fpShard) flatGrowth {
 		most, cur, slots = max(most, s.shards[i].n), max(cur, n), slots+n
 	}
 	size := grown(most, cur)
-	bytes := numShards * size * 8
+	bytes := numShards * size * s.slotBytes()
 	if s.flat == nil && bytes < flatFrom {
 		return flatNo
 	}
 	if (s.n+1)*4 <= slots*3 && (sh.n+1)*16 <= uint64(len(sh.keys))*13 {
 		return flatRoom
 	}
-	if s.flat == nil {
-		raw := mapSpan(flatSpan)
-		if raw == nil {
-			s.flatOff = true
-			return flatNo
-		}
-		start := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
-		off := (hugePage - start%hugePage) % hugePage
-		s.flat = &flatTable{raw: raw, slots: unsafe.Slice((*uint64)(unsafe.Pointer(&raw[off])), flatSpan/8)}
+	if s.flat == nil && !s.makeFlat() {
+		s.flatOff = true
+		return flatNo
 	}
 	f := s.flat
-	if bytes > flatSpan {
+	if size*numShards*8 > flatSpan {
 		// Beyond the span (64 GB of fingerprints): the shards grow alone
 		// from now on, and the flat table stays until the set goes.
 		s.flatOff = true
@@ -99,29 +98,69 @@ func (s *fpSet) growFlat(sh *fpShard) flatGrowth {
 	// near the start of the span, where that is copied aside first.
 	for i := numShards - 1; i >= 0; i-- {
 		sh := &s.shards[i]
-		src := sh.keys
-		dst := f.slots[uint64(i)*size : uint64(i+1)*size : uint64(i+1)*size]
+		src, srcIDs := sh.keys, sh.ids
+		lo, hi := uint64(i)*size, uint64(i+1)*size
+		dst := f.slots[lo:hi:hi]
 		if overlap(src, dst) {
 			f.tmp = append(f.tmp[:0], src...)
 			src = f.tmp
+			if srcIDs != nil { // laid out as the keys: overlapping as they do
+				f.tmpIDs = append(f.tmpIDs[:0], srcIDs...)
+				srcIDs = f.tmpIDs
+			}
 		}
 		clear(dst)
-		for _, k := range src {
-			if k != 0 {
-				place(dst, k)
+		if srcIDs == nil {
+			for _, k := range src {
+				if k != 0 {
+					place(dst, k)
+				}
 			}
+		} else {
+			dstIDs := f.ids[lo:hi:hi]
+			for j, k := range src {
+				if k != 0 {
+					dstIDs[place(dst, k)] = srcIDs[j]
+				}
+			}
+			sh.ids = dstIDs
 		}
 		sh.keys = dst
 		sh.dropTables(sh.held) // the slabs it came from, if any
 		sh.held = [2]*slab{}
 	}
 	f.size = size
-	f.tmp = nil
+	f.tmp, f.tmpIDs = nil, nil
 	return flatGrew
 }
 
-// place puts key k, not in table t, into t.
-func place(t []uint64, k uint64) {
+// makeFlat reserves the set's flat table (and the span of its numbers,
+// when it numbers its states), and reports whether it could.
+func (s *fpSet) makeFlat() bool {
+	raw := mapSpan(flatSpan)
+	if raw == nil {
+		return false
+	}
+	f := &flatTable{raw: raw, slots: unsafe.Slice((*uint64)(alignedSpan(raw)), flatSpan/8)}
+	if s.numbering {
+		if f.rawIDs = mapSpan(flatSpan / 2); f.rawIDs == nil {
+			unmapSlab(raw)
+			return false
+		}
+		f.ids = unsafe.Slice((*uint32)(alignedSpan(f.rawIDs)), flatSpan/8)
+	}
+	s.flat = f
+	return true
+}
+
+// alignedSpan is the first huge page of a span mapSpan made.
+func alignedSpan(raw []byte) unsafe.Pointer {
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	return unsafe.Pointer(&raw[(hugePage-start%hugePage)%hugePage])
+}
+
+// place puts key k, not in table t, into t, and returns its slot.
+func place(t []uint64, k uint64) uint64 {
 	size := uint64(len(t))
 	i := home(k, size)
 	for t[i] != 0 {
@@ -130,6 +169,7 @@ func place(t []uint64, k uint64) {
 		}
 	}
 	t[i] = k
+	return i
 }
 
 // overlap reports whether tables a and b share memory.
@@ -147,6 +187,9 @@ func (s *fpSet) releaseFlat() {
 		return
 	}
 	unmapSlab(s.flat.raw)
+	if s.flat.rawIDs != nil {
+		unmapSlab(s.flat.rawIDs)
+	}
 	outsideHeap(-int64(s.flat.written))
 	s.flat = nil
 }

@@ -75,3 +75,34 @@ func TestFlatGrowthWithParents(t *testing.T) {
 	_, ok = f.parent(key(fp(n)))
 	require.False(t, ok, "a state never given")
 }
+
+// A set that numbers its states (the liveness checks) grows flat too, its
+// numbers laid out beside the keys in a span of their own: every key keeps
+// the number it was given, across every growth.
+func TestFlatGrowthKeepsNumbers(t *testing.T) {
+	s := newFPSet(false)
+	s.numbered()
+	s.growsFlat()
+	defer s.release()
+	const n = 1 << 20
+	fp := func(i uint64) uint64 { return (i + 1) * 0x9e3779b97f4a7c15 }
+	sizes := map[uint64]bool{}
+	for i := range uint64(n) {
+		id, added := s.insertID(fp(i), noParent)
+		require.True(t, added)
+		require.Equal(t, uint32(i), id)
+		if s.flat != nil {
+			sizes[s.flat.size] = true
+		}
+	}
+	require.NotNil(t, s.flat, "the set grew flat")
+	require.GreaterOrEqual(t, len(sizes), 2, "and grew in place after")
+	for i := range uint64(n) {
+		id, added := s.insertID(fp(i), noParent)
+		require.False(t, added)
+		require.Equal(t, uint32(i), id, "key %d", i)
+	}
+	for i := range s.shards {
+		require.Equal(t, &s.flat.ids[uint64(i)*s.flat.size], &s.shards[i].ids[0], "shard %d's numbers in their place", i)
+	}
+}

@@ -15,11 +15,12 @@ import (
 // counterexample is rebuilt by searching again (BFS: see pathTo). A table
 // grows by half when it is 3/4 full, so it is always between 1/2 and 3/4
 // full (after its first growth): 10.7 to 16 bytes a state. In the
-// one-worker search, a large set of fingerprints alone grows flat
-// (flat.go): all its shards at once, in place, when the set is 3/4 full. DFS and the
-// search that keeps the state graph also keep, beside each fingerprint,
-// the fingerprint of the state it was first reached from (parents), and
-// the graph a number per state (numbering).
+// one-worker search, a large set grows flat (flat.go): all its shards at
+// once, in place, when the set is 3/4 full. DFS, a BFS with Exhaust until
+// its first violation, and the search that keeps the state graph also
+// keep the fingerprint of the state each was first reached from
+// (parents, logged apart: found.go), and the liveness checks a number
+// per state beside its fingerprint (numbering).
 type fpSet struct {
 	shards [numShards]fpShard
 	n      uint64 // states in all shards
