@@ -156,6 +156,33 @@ func TestWorkersAgree(t *testing.T) {
 	}
 }
 
+// The same when the visited set grows flat from its first growth (the
+// one-worker search as it grows, the level engine before each level's
+// new states go in, its workers sharing the shards out), with and
+// without liveness checks (whose sets number their states) and parents
+// (kept until the first violation, with Exhaust): the reports of 1, 2
+// and 4 workers are those of the search whose set never grows flat.
+func TestWorkersAgreeWhenTheSetGrowsFlat(t *testing.T) {
+	cases := stopCases(t)
+	cases = append(cases, stopCase{raSpec(3, 2, model.Config{}), checker.Options{SkipLiveness: false}})
+	want := make([]*checker.Report, len(cases))
+	for i, c := range cases {
+		want[i] = c.sp.Check(c.opts)
+	}
+	defer checker.WithFlatFrom(1 << 14)()
+	for i, c := range cases {
+		for _, workers := range []int{1, 2, 4} {
+			opts := c.opts
+			opts.Workers = workers
+			got := c.sp.Check(opts)
+			for _, r := range []*checker.Report{want[i], got} {
+				r.Elapsed, r.StatesPerSecond, r.TableBytes, r.FrontierBytes, r.PeakBytes = 0, 0, 0, 0, 0
+			}
+			require.Equal(t, want[i], got, "%+v, %d workers", c.opts, workers)
+		}
+	}
+}
+
 // stopCase is a search and what stops it.
 type stopCase struct {
 	sp   *checker.Spec[ra.State, ra.Msg]

@@ -1,6 +1,10 @@
 package checker
 
-import "unsafe"
+import (
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+)
 
 // flatTable holds the tables of every shard of a visited set that one
 // goroutine fills (the one-worker search: fpSet.growsFlat), side by side
@@ -19,12 +23,10 @@ type flatTable struct {
 	slots   []uint64 // its huge-page-aligned part, as slots
 	size    uint64   // each shard's slots
 	written uint64   // bytes of slots written so far (counted outside the heap)
-	tmp     []uint64 // a shard's keys while its new table overlaps them
 	// When the set numbers its states, their numbers are laid out the
 	// same way in a span of their own, a number per slot.
 	rawIDs []byte
 	ids    []uint32
-	tmpIDs []uint32
 }
 
 // flatSpan is the address space a flat table reserves: untouched, it
@@ -32,8 +34,9 @@ type flatTable struct {
 const flatSpan = 1 << 36
 
 // flatFrom is the size of the set's tables from which it grows flat:
-// below it, one huge page holds many shards' tables in a slab.
-const flatFrom = 4 << 20
+// below it, one huge page holds many shards' tables in a slab. (A
+// variable for the tests only.)
+var flatFrom uint64 = 4 << 20
 
 // growsFlat makes the set grow flat (flatTable) once it is large enough:
 // only one goroutine may then insert.
@@ -77,61 +80,118 @@ func (s *fpSet) growFlat(sh *fpShard) flatGrowth {
 	if (s.n+1)*4 <= slots*3 && (sh.n+1)*16 <= uint64(len(sh.keys))*13 {
 		return flatRoom
 	}
+	if !s.flatten(size, nil) {
+		return flatNo
+	}
+	return flatGrew
+}
+
+// flatten grows every shard to size slots (no fewer than it has) in the
+// set's flat table, made when first needed, and reports whether it
+// could. With par, the goroutines par runs its job on (each with its
+// index, par's caller's share 0) share the shards out; without, this
+// goroutine moves them all.
+//
+// Shard i's new table lies past the old tables of the shards before it
+// and may lie over those of shards after it: the shards are taken from
+// the last down, and a shard waits until those it lies over are moved
+// (with par; alone, they are by then). One that lies over its own old
+// table, near the start of the span, copies it aside first.
+func (s *fpSet) flatten(size uint64, par func(job func(i int))) bool {
 	if s.flat == nil && !s.makeFlat() {
 		s.flatOff = true
-		return flatNo
+		return false
 	}
 	f := s.flat
 	if size*numShards*8 > flatSpan {
 		// Beyond the span (64 GB of fingerprints): the shards grow alone
 		// from now on, and the flat table stays until the set goes.
 		s.flatOff = true
-		return flatNo
+		return false
 	}
-	if bytes > f.written {
+	if bytes := numShards * size * s.slotBytes(); bytes > f.written {
 		outsideHeap(int64(bytes - f.written))
 		f.written = bytes
 	}
-	// From the last shard down: shard i's new table lies past the old
-	// tables of the shards before it, and over those of the shards after
-	// it, which are moved already; it overlaps its own old table only
-	// near the start of the span, where that is copied aside first.
-	for i := numShards - 1; i >= 0; i-- {
-		sh := &s.shards[i]
-		src, srcIDs := sh.keys, sh.ids
-		lo, hi := uint64(i)*size, uint64(i+1)*size
-		dst := f.slots[lo:hi:hi]
-		if overlap(src, dst) {
-			f.tmp = append(f.tmp[:0], src...)
-			src = f.tmp
-			if srcIDs != nil { // laid out as the keys: overlapping as they do
-				f.tmpIDs = append(f.tmpIDs[:0], srcIDs...)
-				srcIDs = f.tmpIDs
-			}
+	if par == nil {
+		var m flatMover
+		for i := numShards - 1; i >= 0; i-- {
+			m.move(s, i, size)
 		}
-		clear(dst)
-		if srcIDs == nil {
-			for _, k := range src {
-				if k != 0 {
-					place(dst, k)
-				}
-			}
-		} else {
-			dstIDs := f.ids[lo:hi:hi]
-			for j, k := range src {
-				if k != 0 {
-					dstIDs[place(dst, k)] = srcIDs[j]
-				}
-			}
-			sh.ids = dstIDs
-		}
-		sh.keys = dst
-		sh.dropTables(sh.held) // the slabs it came from, if any
-		sh.held = [2]*slab{}
+		f.size = size
+		return true
 	}
+	var old [numShards][]uint64
+	for i := range s.shards {
+		old[i] = s.shards[i].keys
+	}
+	var next atomic.Int64
+	next.Store(numShards)
+	var moved [numShards]atomic.Bool
+	par(func(int) {
+		var m flatMover
+		for {
+			i := int(next.Add(-1))
+			if i < 0 {
+				return
+			}
+			lo, hi := uint64(i)*size, uint64(i+1)*size
+			dst := f.slots[lo:hi:hi]
+			for j := i + 1; j < numShards; j++ {
+				for overlap(old[j], dst) && !moved[j].Load() {
+					runtime.Gosched()
+				}
+			}
+			m.move(s, i, size)
+			moved[i].Store(true)
+		}
+	})
 	f.size = size
-	f.tmp, f.tmpIDs = nil, nil
-	return flatGrew
+	return true
+}
+
+// flatMover moves shards into the flat table (flatten); tmp holds a
+// shard's keys, and tmpIDs its numbers, while its new table lies over
+// them.
+type flatMover struct {
+	tmp    []uint64
+	tmpIDs []uint32
+}
+
+// move moves shard i into its table of size slots in the flat table, once
+// the tables it lies over are moved.
+func (m *flatMover) move(s *fpSet, i int, size uint64) {
+	f, sh := s.flat, &s.shards[i]
+	src, srcIDs := sh.keys, sh.ids
+	lo, hi := uint64(i)*size, uint64(i+1)*size
+	dst := f.slots[lo:hi:hi]
+	if overlap(src, dst) {
+		m.tmp = append(m.tmp[:0], src...)
+		src = m.tmp
+		if srcIDs != nil { // laid out as the keys: overlapping as they do
+			m.tmpIDs = append(m.tmpIDs[:0], srcIDs...)
+			srcIDs = m.tmpIDs
+		}
+	}
+	clear(dst)
+	if srcIDs == nil {
+		for _, k := range src {
+			if k != 0 {
+				place(dst, k)
+			}
+		}
+	} else {
+		dstIDs := f.ids[lo:hi:hi]
+		for j, k := range src {
+			if k != 0 {
+				dstIDs[place(dst, k)] = srcIDs[j]
+			}
+		}
+		sh.ids = dstIDs
+	}
+	sh.keys = dst
+	sh.dropTables(sh.held) // the slabs it came from, if any
+	sh.held = [2]*slab{}
 }
 
 // makeFlat reserves the set's flat table (and the span of its numbers,

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -105,4 +106,64 @@ func TestFlatGrowthKeepsNumbers(t *testing.T) {
 	for i := range s.shards {
 		require.Equal(t, &s.flat.ids[uint64(i)*s.flat.size], &s.shards[i].ids[0], "shard %d's numbers in their place", i)
 	}
+}
+
+// Shared out between goroutines (the level engine's workers), a flat
+// growth keeps every key and number, whether a shard was in the flat
+// table already or had grown alone into a slab of its own since.
+func TestFlattenSharedOut(t *testing.T) {
+	s := newFPSet(false)
+	s.numbered()
+	defer s.release()
+	fp := func(i uint64) uint64 { return (i + 1) * 0x9e3779b97f4a7c15 }
+	par := func(job func(int)) {
+		var wg sync.WaitGroup
+		for i := 1; i < 4; i++ {
+			wg.Add(1)
+			go func() { defer wg.Done(); job(i) }()
+		}
+		job(0)
+		wg.Wait()
+	}
+	const step = 1 << 18
+	n := uint64(0)
+	for round := range 5 {
+		// Room for the next step's keys in every shard, as growFlatAhead
+		// makes it, then the keys; but in round 2, where the shards
+		// outgrow their tables and grow alone into slabs, from which
+		// round 3 takes them back.
+		var size uint64
+		for i := range s.shards {
+			size = max(size, grown(s.shards[i].n+step/numShards-1, uint64(len(s.shards[i].keys))))
+		}
+		if round != 2 {
+			require.GreaterOrEqual(t, numShards*size*s.slotBytes(), uint64(flatFrom))
+			if round == 3 {
+				alone := 0
+				for i := range s.shards {
+					if !overlap(s.shards[i].keys, s.flat.slots) {
+						alone++
+					}
+				}
+				require.Positive(t, alone, "shards grew alone in round 2")
+			}
+			require.True(t, s.flatten(size, par))
+			for i := range s.shards {
+				require.Equal(t, &s.flat.slots[uint64(i)*size], &s.shards[i].keys[0], "shard %d in its place", i)
+			}
+		}
+		for range step {
+			id, added := s.insertID(fp(n), noParent)
+			require.True(t, added)
+			require.Equal(t, uint32(n), id)
+			n++
+		}
+	}
+	require.NotNil(t, s.flat)
+	for i := range n {
+		id, added := s.insertID(fp(i), noParent)
+		require.False(t, added, "key %d", i)
+		require.Equal(t, uint32(i), id, "key %d", i)
+	}
+	require.False(t, s.has(fp(n)))
 }

@@ -66,8 +66,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			}
 		}
 	}()
-	var base uint64     // the BFS position of the level's first state
-	var outdeg []uint32 // levelRun.outdeg, kept from level to level
+	var newLater newShare // what share of a level's records are new states
+	var base uint64       // the BFS position of the level's first state
+	var outdeg []uint32   // levelRun.outdeg, kept from level to level
 	start := 0
 	if ck := r.resumed; ck != nil {
 		level = ck.level()
@@ -147,7 +148,11 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			r.keepViolation(viol)
 			break
 		}
+		if inserting { // the merge inserts: room made for what it may find
+			growFlatAhead(seen, ws, func(s int) uint64 { return newLater.of(recsOf(ws, s)) })
+		}
 		fresh := sp.merge(ws, lv, stopAtViolation, inserting)
+		newLater.note(totalRecs(ws), uint64(len(fresh)))
 		r.probeEarly = probeWorthIt(ws, r.recordsKept(ws))
 		if stop := r.insertFits(ws, lv, fresh, inserting); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
 			rep.Bound = atStart(stop)
@@ -217,6 +222,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			}
 		}
 		if !inserting {
+			growFlatAhead(seen, ws, func(s int) uint64 { return freshOf(ws, s) })
 			insertFresh(seen, ws, len(fresh), popped, parents)
 		}
 		r.countLevel(depth+1, uint64(len(fresh)))
@@ -950,6 +956,94 @@ func nextRec(lists [][]rec) (o int, r rec, ok bool) {
 		}
 	}
 	return o, r, ok
+}
+
+// growFlatAhead grows the visited set flat (fpSet.flatten), its workers
+// sharing the shards out, before a level's new states go in, when a
+// shard is to take more(s) states than it has room for: else the shards
+// grow alone while they go in, each into new memory of its own. On the
+// 2-core VM of the spin-compare table, where memory written for the
+// first time costs about 1.5 ms a megabyte, growing alone took 73-169
+// ms of the two workers' time on ring N=10, centralized N=6 R=2 and RA
+// N=4 R=1, about half of their merges. A shard that takes more than
+// more said still grows alone, into memory of its own, and goes back
+// into the flat table at its next growth. Small sets (below flatFrom)
+// grow alone.
+func growFlatAhead[S, M any](seen *fpSet, ws []*levelWorker[S, M], more func(s int) uint64) {
+	if seen.bits != nil || seen.flatOff {
+		return
+	}
+	var size, cur uint64
+	for i := range seen.shards {
+		sh := &seen.shards[i]
+		n := uint64(len(sh.keys))
+		cur = max(cur, n)
+		if m := more(i); m > 0 {
+			size = max(size, grown(sh.n+m-1, n))
+		}
+	}
+	size = max(size, cur)
+	if seen.flat != nil && size == seen.flat.size {
+		return // every shard in place, with room
+	}
+	if seen.flat == nil && (size == cur || numShards*size*seen.slotBytes() < flatFrom) {
+		return
+	}
+	seen.flatten(size, func(job func(int)) {
+		runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
+			job(int(w.idx))
+			return ""
+		})
+	})
+}
+
+// newShare is the share of a level's records (one per successor not
+// found visited, or recorded lately, by its worker) that were new
+// states, in the last level: growFlatAhead's estimate of the next
+// level's new states, an eighth over.
+type newShare struct{ recs, fresh uint64 }
+
+// note keeps a level's count of records and of new states.
+func (e *newShare) note(recs, fresh uint64) { e.recs, e.fresh = recs, fresh }
+
+// of is the new states expected of recs records: all of them before the
+// first level.
+func (e *newShare) of(recs uint64) uint64 {
+	if e.recs == 0 {
+		return recs
+	}
+	return min(recs, recs*e.fresh/e.recs*9/8+1)
+}
+
+// recsOf is the workers' records of shard s.
+func recsOf[S, M any](ws []*levelWorker[S, M], s int) uint64 {
+	var n uint64
+	for _, w := range ws {
+		n += uint64(w.recs[s].n)
+	}
+	return n
+}
+
+// totalRecs is the workers' records of all shards.
+func totalRecs[S, M any](ws []*levelWorker[S, M]) uint64 {
+	var n uint64
+	for s := range numShards {
+		n += recsOf(ws, s)
+	}
+	return n
+}
+
+// freshOf is the new states merge found in shard s.
+func freshOf[S, M any](ws []*levelWorker[S, M], s int) uint64 {
+	var n uint64
+	for _, w := range ws {
+		for _, g := range w.fresh {
+			if g.s == s {
+				n += uint64(len(g.recs))
+			}
+		}
+	}
+	return n
 }
 
 // insertFresh is phase 2's second half: the new states go into the
