@@ -109,11 +109,11 @@ func sliceBytes(n, c int, size uint64) uint64 {
 
 // bytesAhead is the graph's memory counted as sliceBytes does.
 func (g *graph) bytesAhead() uint64 {
-	b := sliceBytes(len(g.fps), cap(g.fps), 8) + sliceBytes(len(g.start), cap(g.start), 4) +
-		sliceBytes(len(g.end), cap(g.end), 4) + sliceBytes(len(g.to), cap(g.to), 4) +
-		sliceBytes(len(g.cls), cap(g.cls), 4) + uint64(len(g.classes))*24 + g.sccBytes()
-	for _, p := range g.pending {
-		b += sliceBytes(len(p), cap(p), 8)
+	b := g.fpsMem.ahead(len(g.fps), cap(g.fps), 8) + g.startMem.ahead(len(g.start), cap(g.start), 4) +
+		g.endMem.ahead(len(g.end), cap(g.end), 4) + g.toMem.ahead(len(g.to), cap(g.to), 4) +
+		g.clsMem.ahead(len(g.cls), cap(g.cls), 4) + uint64(len(g.classes))*24 + g.sccBytes()
+	for p := range g.pending {
+		b += g.pendingMem[p].ahead(len(g.pending[p]), cap(g.pending[p]), 8)
 	}
 	return b
 }

@@ -409,6 +409,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	}
 	rep = r.conclude()
 	r.seen.release()
+	if r.g != nil {
+		r.g.release()
+	}
 	return rep, cyclic
 }
 

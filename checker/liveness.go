@@ -24,10 +24,26 @@ type graph struct {
 	classes    []uint64 // the fairness classes met, 0 (not fair) first
 	classIdx   map[uint64]uint32
 	pending    [][]uint64 // property -> state -> bit i when node i is pending
+	// The memory behind fps, start, end, to, cls and each of pending,
+	// which grow in place once large (spanned).
+	fpsMem, startMem, endMem, toMem, clsMem spanned
+	pendingMem                              []spanned
 }
 
 func newGraph(props int) *graph {
-	return &graph{pending: make([][]uint64, props), classes: []uint64{0}, classIdx: map[uint64]uint32{0: 0}}
+	return &graph{pending: make([][]uint64, props), pendingMem: make([]spanned, props),
+		classes: []uint64{0}, classIdx: map[uint64]uint32{0: 0}}
+}
+
+// release gives the graph's spans back; it must not be read again.
+func (g *graph) release() {
+	for _, sp := range []*spanned{&g.fpsMem, &g.startMem, &g.endMem, &g.toMem, &g.clsMem} {
+		sp.release()
+	}
+	for p := range g.pendingMem {
+		g.pendingMem[p].release()
+	}
+	*g = graph{}
 }
 
 // addEdge adds an edge to state v, taken by an action of fairness class c
@@ -39,8 +55,8 @@ func (g *graph) addEdge(v uint32, c uint64) {
 		g.classes = append(g.classes, c)
 		g.classIdx[c] = i
 	}
-	g.to = append(g.to, v)
-	g.cls = append(g.cls, i)
+	g.to = push(&g.toMem, g.to, v)
+	g.cls = push(&g.clsMem, g.cls, i)
 }
 
 // class is the fairness class of edge e, 0 when not fair.
@@ -50,11 +66,11 @@ func (g *graph) class(e uint32) uint64 { return g.classes[g.cls[e]] }
 // fingerprint fp.
 func (g *graph) add(u uint32, fp uint64) {
 	for uint32(len(g.fps)) <= u {
-		g.fps = append(g.fps, 0)
-		g.start = append(g.start, 0)
-		g.end = append(g.end, 0)
+		g.fps = push(&g.fpsMem, g.fps, 0)
+		g.start = push(&g.startMem, g.start, 0)
+		g.end = push(&g.endMem, g.end, 0)
 		for p := range g.pending {
-			g.pending[p] = append(g.pending[p], 0)
+			g.pending[p] = push(&g.pendingMem[p], g.pending[p], 0)
 		}
 	}
 	g.fps[u] = key(fp)
@@ -65,9 +81,14 @@ func (g *graph) add(u uint32, fp uint64) {
 // findLasso's cyclic states).
 func (g *graph) sccBytes() uint64 { return uint64(len(g.fps)) * 26 }
 
+// bytes is the memory the graph holds.
 func (g *graph) bytes() uint64 {
-	return uint64(cap(g.fps))*16 + uint64(cap(g.pending[0]))*8*uint64(len(g.pending)) +
-		uint64(cap(g.to))*4 + uint64(cap(g.cls))*4 + uint64(len(g.classes))*24
+	b := g.fpsMem.bytes(cap(g.fps), 8) + g.startMem.bytes(cap(g.start), 4) + g.endMem.bytes(cap(g.end), 4) +
+		g.toMem.bytes(cap(g.to), 4) + g.clsMem.bytes(cap(g.cls), 4) + uint64(len(g.classes))*24
+	for p := range g.pending {
+		b += g.pendingMem[p].bytes(cap(g.pending[p]), 8)
+	}
+	return b
 }
 
 // record notes the pending nodes of state u, in world w.

@@ -52,6 +52,11 @@ type slab struct {
 	held uintptr
 }
 
+// hugePage is the size of a transparent huge page on the machines this
+// targets (x86-64 and arm64 with 4 KB pages); elsewhere, the alignment of
+// the memory mapped apart, which then is none.
+const hugePage = 2 << 20
+
 // bigSlab is the size from which a slab is mapped on its own rather than
 // made on the heap: a smaller one cannot hold a huge page.
 const bigSlab = 2 << 20

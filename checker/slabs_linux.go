@@ -5,10 +5,6 @@ import (
 	"unsafe"
 )
 
-// hugePage is the size of a transparent huge page on the machines this
-// targets (x86-64 and arm64 with 4 KB pages).
-const hugePage = 2 << 20
-
 // mapSlab maps bytes of zeroed memory aligned on a huge page and asks for
 // huge pages for it; it returns the whole mapping (for unmapSlab) and the
 // aligned start, or nil when the system refuses.
