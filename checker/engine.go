@@ -277,6 +277,13 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	var recent recentFPs
 	prefetch := seen.prefetch
 	var stop string // the bound a poll reached
+	// next is the number of the state popped next, under BFS: states are
+	// numbered as they are inserted, and the queue gives them back in that
+	// order (the state graph numbers them so; seen.id would find it again).
+	next := uint32(0)
+	if ck := r.resumed; ck != nil {
+		next = uint32(seen.n) - uint32(fr.size())
+	}
 	for {
 		depth, fp, enc, ok := fr.pop()
 		if !ok {
@@ -285,6 +292,8 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			}
 			break
 		}
+		num := next
+		next++
 		x.load(fp, enc)
 		if depth > rep.Depth {
 			rep.Depth = depth
@@ -319,7 +328,10 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		}
 		var u uint32
 		if g != nil {
-			u = seen.id(fp)
+			u = num
+			if opts.Strategy != BFS {
+				u = seen.id(fp)
+			}
 			sp.record(g, u, &x.cur)
 			g.start[u] = uint32(len(g.to))
 		}
