@@ -637,17 +637,13 @@ type expander[S, M any] struct {
 	enc  []byte              // the current state's stored form
 	ids  *model.Cursor[S, M] // the current state's parts
 	// The successors step made, each in a slot: step alternates between
-	// slots 0 and 1, so that a search may handle each successor one step
-	// behind (the last is succ[k], next); successors puts the successor
-	// of acts[i] in slot i. acted is the index in acts of the action that
-	// made each.
-	succ  []model.World[S, M]
-	acted []int
-	// lazy[k]: succ[k] is not made yet; step took its fingerprint from
-	// the parts' ids (model.Cursor.Step), next makes it (Apply) if it is
-	// ever wanted, and encodeOf writes its stored form from the parent's
-	// and what the step changed: most successors of a search are states
-	// already visited, never made nor stored.
+	// slots 0 and 1 (the last is succ[k]); successors puts the successor
+	// of acts[i] in slot i.
+	succ []model.World[S, M]
+	// lazy[k]: succ[k] is not made; step took its fingerprint from the
+	// parts' ids (model.Cursor.Step), and encodeOf writes its stored
+	// form from the parent's and what the step changed: most successors
+	// of a search are states already visited, never made nor stored.
 	lazy    []bool
 	stepped []model.Stepped
 	stored  [][]byte // the stored form of each successor made
@@ -714,7 +710,6 @@ func (x *expander[S, M]) slots(n int) {
 	}
 	n = max(n, 2*len(x.lazy), 8)
 	x.succ = grownOwn(x.succ, n)
-	x.acted = grownOwn(x.acted, n)
 	x.lazy = grownOwn(x.lazy, n)
 	x.stepped = grownOwn(x.stepped, n)
 	x.stored = grownOwn(x.stored, n)
@@ -729,8 +724,8 @@ func grownOwn[T any](s []T, n int) []T {
 	return g
 }
 
-// step takes action acts[i] from the current state; the successor is x.next(),
-// and step returns its fingerprint, computed from the parts of the world
+// step takes action acts[i] from the current state, and returns the
+// successor's fingerprint, computed from the parts of the world
 // the step changed (model.Cursor.Step), or from the successor made and
 // stored when the step is not one Cursor.Step takes: a successor already
 // visited is mostly never made nor stored. The successor of the step
@@ -742,7 +737,6 @@ func (x *expander[S, M]) step(i int) uint64 {
 
 // stepTo is step, leaving the successor in slot k.
 func (x *expander[S, M]) stepTo(i, k int) uint64 {
-	x.acted[k] = i
 	a := &x.acts[i]
 	if x.sym == nil {
 		if fp, ok := x.ids.Step(&x.cur, a, &x.stepped[k]); ok {
@@ -763,21 +757,6 @@ func (x *expander[S, M]) stepTo(i, k int) uint64 {
 	// Apply's effects stay the system's scratch output (RankAfter), which
 	// storing a successor does not touch.
 	return fp
-}
-
-// next is the last successor step took, made now if step left it unmade
-// (so that, called right after step, it leaves the step's effects in the
-// system's scratch output, as Apply does).
-func (x *expander[S, M]) next() *model.World[S, M] { return x.made(x.k) }
-
-// made is the successor step left at x.k == k, made if it was not.
-func (x *expander[S, M]) made(k int) *model.World[S, M] {
-	if x.lazy[k] {
-		x.sys.Apply(&x.cur, x.acts[x.acted[k]], &x.succ[k])
-		x.lazy[k] = false
-		x.stored[k] = x.ids.AppendStepped(x.stored[k][:0], &x.stepped[k])
-	}
-	return &x.succ[k]
 }
 
 // encode returns the stored form of the last successor step made, valid
