@@ -89,10 +89,7 @@ func (r *run[S, M]) mergeFits(ws []*levelWorker[S, M], lv *levelRun) (stop strin
 	}
 	var total, widest uint64
 	for s := range numShards {
-		var n uint64
-		for _, w := range ws {
-			n += uint64(w.recs[s].n)
-		}
+		n := recsOf(ws, s)
 		total, widest = total+n, max(widest, n)
 	}
 	table := uint64(16)
