@@ -176,9 +176,15 @@ func (s *fpSet) prefetch(fp uint64) {
 	s.shard(k).prefetch(k)
 }
 
-// prefetch is fpSet.prefetch for key k of the shard.
+// prefetch is fpSet.prefetch for key k of the shard: its number's slot
+// too, when the set numbers its states (the liveness checks, which read
+// the number of every successor found).
 func (sh *fpShard) prefetch(k uint64) {
-	prefetch(unsafe.Pointer(&sh.keys[home(k, uint64(len(sh.keys)))]))
+	i := home(k, uint64(len(sh.keys)))
+	prefetch(unsafe.Pointer(&sh.keys[i]))
+	if sh.ids != nil {
+		prefetch(unsafe.Pointer(&sh.ids[i]))
+	}
 }
 
 // insert adds fp with its parent and reports whether it was new.
