@@ -90,7 +90,7 @@ func (s *fpSet) growFlat(sh *fpShard) flatGrowth {
 // set's flat table, made when first needed, and reports whether it
 // could. With par, the goroutines par runs its job on (each with its
 // index, par's caller's share 0) share the shards out; without, this
-// goroutine moves them all.
+// goroutine moves them all, the same way.
 //
 // Shard i's new table lies past the old tables of the shards before it
 // and may lie over those of shards after it: the shards are taken from
@@ -114,12 +114,7 @@ func (s *fpSet) flatten(size uint64, par func(job func(i int))) bool {
 		f.written = bytes
 	}
 	if par == nil {
-		var m flatMover
-		for i := numShards - 1; i >= 0; i-- {
-			m.move(s, i, size)
-		}
-		f.size = size
-		return true
+		par = func(job func(int)) { job(0) }
 	}
 	var old [numShards][]uint64
 	for i := range s.shards {

@@ -83,18 +83,17 @@ func newParentFinder(s *fpSet) *parentFinder {
 func (f *parentFinder) parent(k uint64) (uint64, bool) {
 	i := k >> (64 - shardBits)
 	l, at := f.s.shards[i].found, &f.at[i]
-	for ; at.chunk >= 0; at.chunk-- {
+	for at.chunk >= 0 {
 		c := l.chunks[at.chunk]
-		if at.pos > len(c) {
-			at.pos = len(c)
-		}
 		for at.pos >= 2 {
 			at.pos -= 2
 			if c[at.pos] == k {
 				return c[at.pos+1], true
 			}
 		}
-		at.pos = 1 << 62 // the whole of the chunk before
+		if at.chunk--; at.chunk >= 0 { // on to the whole of the chunk before
+			at.pos = len(l.chunks[at.chunk])
+		}
 	}
 	return 0, false
 }
