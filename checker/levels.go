@@ -244,7 +244,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		level.release()
 		level, lv.level = nil, nil
 		for _, w := range ws {
-			w.next[depth%2].done(keep)
+			w.next.done(keep)
 		}
 		lv.regenBase -= levelBytes
 		r.spilling = r.spilling || spills(r.opts, uint64(len(fresh))*levelBytes/levelN)
@@ -367,10 +367,13 @@ type levelWorker[S, M any] struct {
 	// maxGrowth is the most one state's expansion added to the records
 	// and the arena.
 	maxGrowth uint64
-	// Regions (region.go): next[d%2] holds the chunks of level d that the
-	// worker gathered, freshMem its merge's new records, sorted (the
-	// first worker's) the level's new records in key order.
-	next             [2]region
+	// Regions (region.go): next holds the chunks of the level the worker
+	// gathered, freshMem its merge's new records, sorted (the first
+	// worker's) the level's new records in key order. A level is let go
+	// before the next is gathered, into the same region: with a region
+	// for each of two levels in turn, both widest levels stayed resident
+	// (RA N=4 R=2 on two workers: 76 MB each).
+	next             region
 	freshMem, sorted region
 	recMem           region // recs' parts
 	workerBytes
@@ -378,8 +381,8 @@ type levelWorker[S, M any] struct {
 }
 
 // regions is the worker's regions.
-func (w *levelWorker[S, M]) regions() [6]*region {
-	return [6]*region{&w.next[0], &w.next[1], &w.freshMem, &w.sorted, &w.recMem, &w.arena.mem}
+func (w *levelWorker[S, M]) regions() [5]*region {
+	return [5]*region{&w.next, &w.freshMem, &w.sorted, &w.recMem, &w.arena.mem}
 }
 
 // workerBytes is the memory of a worker's records, arena and output
@@ -1106,7 +1109,7 @@ func gather[S, M any](ws []*levelWorker[S, M], lv *levelRun, fresh []rec, disk *
 	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
 		w.out = levelBuf{depth: lv.depth + 1, disk: disk}
 		if disk == nil {
-			w.out.mem = &w.next[(lv.depth+1)%2]
+			w.out.mem = &w.next
 		}
 		w.readers = w.readers[:0]
 		for range ws {
