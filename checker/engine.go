@@ -127,6 +127,9 @@ type Options struct {
 	// checkpointKill, a test hook, stops the search as if it were killed
 	// once it returns true for the number of checkpoints written.
 	checkpointKill func(k int) bool
+	// levelShare, a test hook, is given the records and the new states
+	// of each level the level engine merges.
+	levelShare func(recs, fresh uint64)
 }
 
 // workers is the number of workers a BFS runs on.

@@ -183,6 +183,23 @@ func TestWorkersAgreeWhenTheSetGrowsFlat(t *testing.T) {
 	}
 }
 
+// The level engine learns from each level what share of its records are
+// new states, its estimate of the next level's, by which it grows the
+// visited set before the merge: counted once the merge had let the
+// records go, every level's records read 0, and the estimate was every
+// record. Each level's new states are some of its records.
+func TestLevelsCountTheirRecords(t *testing.T) {
+	opts := checker.Options{Workers: 2, SkipLiveness: true}
+	var recs, fresh uint64
+	checker.WithLevelShare(&opts, func(r, f uint64) {
+		require.GreaterOrEqual(t, r, f)
+		recs, fresh = recs+r, fresh+f
+	})
+	rep := raSpec(3, 2, model.Config{}).Check(opts)
+	require.Equal(t, rep.States-1, fresh, "every state but the first, new in a level")
+	require.Greater(t, recs, fresh, "a state met twice in a level, or visited before, is a record too")
+}
+
 // stopCase is a search and what stops it.
 type stopCase struct {
 	sp   *checker.Spec[ra.State, ra.Msg]

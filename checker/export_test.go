@@ -11,3 +11,7 @@ func WithFlatFrom(b uint64) (restore func()) {
 	flatFrom = b
 	return func() { flatFrom = old }
 }
+
+// WithLevelShare sets the test hook that is given the records and the
+// new states of each level the level engine merges.
+func WithLevelShare(o *Options, f func(recs, fresh uint64)) { o.levelShare = f }

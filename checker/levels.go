@@ -151,8 +151,12 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		if inserting { // the merge inserts: room made for what it may find
 			growFlatAhead(seen, ws, func(s int) uint64 { return newLater.of(recsOf(ws, s)) })
 		}
+		recs := totalRecs(ws) // counted before the merge lets the records go
 		fresh := sp.merge(ws, lv, stopAtViolation, inserting)
-		newLater.note(totalRecs(ws), uint64(len(fresh)))
+		newLater.note(recs, uint64(len(fresh)))
+		if opts.levelShare != nil {
+			opts.levelShare(recs, uint64(len(fresh)))
+		}
 		r.probeEarly = probeWorthIt(ws, r.recordsKept(ws))
 		if stop := r.insertFits(ws, lv, fresh, inserting); stop != "" && !(stopAtViolation && lv.memoryOnly(stop)) {
 			rep.Bound = atStart(stop)
