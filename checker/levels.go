@@ -259,7 +259,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		}
 		next := gather(ws, lv, fresh, disk)
 		fresh = nil
-		ws[0].sorted.done(keep)
+		ws[0].recMem.done(keep) // the sorted records
 		level = next // released when the search ends here
 		r.regenerated(ws, lv, next)
 		if lv.stop.Load() {
@@ -372,21 +372,22 @@ type levelWorker[S, M any] struct {
 	// and the arena.
 	maxGrowth uint64
 	// Regions (region.go): next holds the chunks of the level the worker
-	// gathered, freshMem its merge's new records, sorted (the first
-	// worker's) the level's new records in key order. A level is let go
-	// before the next is gathered, into the same region: with a region
-	// for each of two levels in turn, both widest levels stayed resident
-	// (RA N=4 R=2 on two workers: 76 MB each).
-	next             region
-	freshMem, sorted region
-	recMem           region // recs' parts
+	// gathered, freshMem its merge's new records, recMem the parts of
+	// its records, and then (the first worker's) the level's new records
+	// in key order (sortFresh). A level is let go before the next is
+	// gathered, into the same region: with a region for each of two
+	// levels in turn, both widest levels stayed resident (RA N=4 R=2 on
+	// two workers: 76 MB each).
+	next     region
+	freshMem region
+	recMem   region
 	workerBytes
 	_ lines.Pad
 }
 
 // regions is the worker's regions.
-func (w *levelWorker[S, M]) regions() [5]*region {
-	return [5]*region{&w.next, &w.freshMem, &w.sorted, &w.recMem, &w.arena.mem}
+func (w *levelWorker[S, M]) regions() [4]*region {
+	return [4]*region{&w.next, &w.freshMem, &w.recMem, &w.arena.mem}
 }
 
 // workerBytes is the memory of a worker's records, arena and output
@@ -809,7 +810,23 @@ func sortFresh[S, M any](ws []*levelWorker[S, M], n uint64) []rec {
 			}
 		}
 	}
-	fresh := ws[0].sorted.recs(offset[nw])
+	// The records are merged. Their region is kept for the next level
+	// when memory is ample (it then counts as the worker's scratch). Else
+	// it goes, so that it does not weigh on the insertion and the
+	// gathering of the next level. The first worker's serves the sorted
+	// records until the next level is gathered: a region of their own
+	// kept both widest uses resident (RA N=4 R=2: 48 and 70 MB).
+	keep := ws[0].r.recordsKept(ws)
+	for _, w := range ws {
+		var held uint64
+		for s := range w.recs {
+			held += w.recs[s].bytes()
+			w.recs[s].reset()
+		}
+		w.recMem.done(keep)
+		w.recBytes.Add(-held)
+	}
+	fresh := ws[0].recMem.recs(offset[nw])
 	ws[0].count = zeroed(ws[0].count, n+nw)
 	count := ws[0].count // range i's counts: count[from(i)+i:from(i+1)+i+1]
 	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
@@ -850,20 +867,6 @@ func sortFresh[S, M any](ws []*levelWorker[S, M], n uint64) []rec {
 		}
 		return ""
 	})
-	// The records are merged. Their region is kept for the next level
-	// when memory is ample (it then counts as the worker's scratch). Else
-	// it goes, so that it does not weigh on the insertion and the
-	// gathering of the next level.
-	keep := ws[0].r.recordsKept(ws)
-	for _, w := range ws {
-		var held uint64
-		for s := range w.recs {
-			held += w.recs[s].bytes()
-			w.recs[s].reset()
-		}
-		w.recMem.done(keep)
-		w.recBytes.Add(-held)
-	}
 	return fresh
 }
 
