@@ -259,7 +259,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		}
 		next := gather(ws, lv, fresh, disk)
 		fresh = nil
-		ws[0].recMem.done(keep) // the sorted records
+		// The sorted records are read; the first worker's record region
+		// holds them (sortFresh).
+		ws[0].recMem.done(keep)
 		level = next // released when the search ends here
 		r.regenerated(ws, lv, next)
 		if lv.stop.Load() {
