@@ -32,7 +32,9 @@ func TestCycleSearchStops(t *testing.T) {
 	l, bound := sp.findLasso(g, 1, &Options{}, time.Now(), 0)
 	require.Empty(t, bound)
 	require.NotNil(t, l, "the ring is a fair cycle")
-	require.Len(t, g.sccs(in, &poller{opts: &Options{}}), 1)
+	sc := newSCCScratch(len(g.fps))
+	defer sc.release()
+	require.Len(t, g.sccs(in, &poller{opts: &Options{}}, sc), 1)
 
 	stop := make(chan struct{})
 	close(stop)
@@ -41,7 +43,7 @@ func TestCycleSearchStops(t *testing.T) {
 	require.Nil(t, l)
 	require.Equal(t, "interrupted", bound)
 	pl := &poller{opts: opts}
-	require.Nil(t, g.sccs(in, pl))
+	require.Nil(t, g.sccs(in, pl, sc))
 	require.Equal(t, "interrupted", pl.bound)
 	require.Less(t, pl.k, uint32(5000), "Tarjan's algorithm polls every 4096 steps")
 
