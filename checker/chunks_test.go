@@ -103,7 +103,7 @@ func TestReduceMergesRunsByKey(t *testing.T) {
 	require.Len(t, ws[1].runs, 1)
 	for _, insert := range []bool{false, true} {
 		r.seen = newFPSet(false)
-		ws[0].reduce(ws, 0, ^uint64(0), false, insert)
+		ws[0].reduce(ws, 0, ^uint64(0), false, insert, nil)
 		got := ws[0].fresh[0].recs
 		var keys, fps []uint64
 		for _, rc := range got {

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -69,6 +70,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 	var newLater newShare // what share of a level's records are new states
 	var base uint64       // the BFS position of the level's first state
 	var outdeg []uint32   // levelRun.outdeg, kept from level to level
+	var keys []uint64     // the level's keys (levelKeys), kept likewise
 	start := 0
 	if ck := r.resumed; ck != nil {
 		level = ck.level()
@@ -140,6 +142,18 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		// is popped but not expanded, and its outdeg stays 0.
 		viol := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.viol })
 		stopAtViolation := viol.ok && !opts.Exhaust
+		// A set that keeps parents takes each new state's from the keys of
+		// the level's states.
+		var parents []uint64
+		if seen.parents {
+			var err error
+			if keys, err = levelKeys(ws, level, keys); err != nil {
+				rep.Bound = atStart(err.Error())
+				r.keepViolation(viol)
+				break
+			}
+			parents = keys
+		}
 		// Memory: a search that stops at this level's violation makes no
 		// next level, and its merge is no larger than the records held.
 		stop, inserting := r.mergeFits(ws, lv)
@@ -152,7 +166,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			growFlatAhead(seen, ws, func(s int) uint64 { return newLater.of(recsOf(ws, s)) })
 		}
 		recs := totalRecs(ws) // counted before the merge lets the records go
-		fresh := sp.merge(ws, lv, stopAtViolation, inserting)
+		fresh := sp.merge(ws, lv, stopAtViolation, inserting, parents)
 		newLater.note(recs, uint64(len(fresh)))
 		if opts.levelShare != nil {
 			opts.levelShare(recs, uint64(len(fresh)))
@@ -216,14 +230,6 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		}
 		if d := firstHit(ws, func(w *levelWorker[S, M]) *hit { return &w.maxDepth }); d.ok && d.k <= popped {
 			rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
-		}
-		var parents []uint64
-		if seen.parents {
-			var err error
-			if parents, err = levelKeys(level); err != nil {
-				rep.Bound = err.Error()
-				break
-			}
 		}
 		if !inserting {
 			growFlatAhead(seen, ws, func(s int) uint64 { return freshOf(ws, s) })
@@ -618,12 +624,13 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 // each (its first discovery), sorted by key. With cut, records made by
 // states at or after the level's first violation are left out. With
 // insert, the new states go into the visited set as they are found (the
-// second half's work, done while their shard is at hand). Each
+// second half's work, done while their shard is at hand), with their
+// parents' keys from parents when the set keeps parents. Each
 // worker reduces whole shards with a hash table of its own, leaving each
 // shard's new states in its fresh records in key order; a counting sort
 // on the discovering state, each worker sorting a range of the level's
 // states, then puts them all in key order.
-func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut, insert bool) []rec {
+func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut, insert bool, parents []uint64) []rec {
 	limit := ^uint64(0)
 	if cut {
 		limit = lv.cut.Load()
@@ -642,7 +649,7 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut, insert b
 				lv.halt(b)
 				return ""
 			}
-			w.reduce(ws, s, limit, lv.probe, insert)
+			w.reduce(ws, s, limit, lv.probe, insert, parents)
 		}
 	})
 	return sortFresh(ws, lv.level.n)
@@ -654,7 +661,7 @@ func (sp *Spec[S, M]) merge(ws []*levelWorker[S, M], lv *levelRun, cut, insert b
 // fresh records. They are told apart by a hash table of the shard's
 // records; with insert, by the visited set itself, into which the new
 // states then go.
-func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64, probed, insert bool) {
+func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64, probed, insert bool, parents []uint64) {
 	n := 0
 	for _, o := range ws {
 		n += o.recs[s].n
@@ -713,7 +720,11 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 		}
 		for _, rc := range batch[:b] {
 			if insert {
-				_, added := shard.insert(rc.fp, noParent, 0)
+				p := uint64(noParent)
+				if parents != nil {
+					p = parents[rc.key>>16]
+				}
+				_, added := shard.insert(rc.fp, p, 0)
 				if added {
 					fresh = append(fresh, rc)
 				}
@@ -1093,21 +1104,29 @@ func insertFresh[S, M any](seen *fpSet, ws []*levelWorker[S, M], n int, last uin
 	seen.n += uint64(n)
 }
 
-// levelKeys is the keys of the level's states, in order.
-func levelKeys(level *levelBuf) ([]uint64, error) {
-	keys := make([]uint64, 0, level.n)
-	var buf []byte
-	for c := range level.chunks {
-		b, err := level.chunk(c, &buf)
-		if err != nil {
-			return nil, err
-		}
-		for len(b) > 0 {
-			_, fp, _, rest := readEntry(b)
-			keys, b = append(keys, key(fp)), rest
-		}
+// levelKeys is the keys of the level's states, in order, in keys' memory
+// when it has room; the workers read a share of its chunks each.
+func levelKeys[S, M any](ws []*levelWorker[S, M], level *levelBuf, keys []uint64) ([]uint64, error) {
+	if uint64(cap(keys)) < level.n {
+		keys = make([]uint64, level.n)
 	}
-	return keys, nil
+	keys = keys[:level.n]
+	errs := make([]error, len(ws))
+	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
+		for c := int(w.idx); c < len(level.chunks); c += len(ws) {
+			b, err := level.chunk(c, &w.readBuf)
+			if err != nil {
+				errs[w.idx] = err
+				return ""
+			}
+			for k := level.starts[c]; len(b) > 0; k++ {
+				_, fp, _, rest := readEntry(b)
+				keys[k], b = key(fp), rest
+			}
+		}
+		return ""
+	})
+	return keys, errors.Join(errs...)
 }
 
 // gather is phase 3: the next level, the new states' encodings copied

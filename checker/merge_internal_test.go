@@ -23,7 +23,7 @@ func TestReduceSizesItsSampleTable(t *testing.T) {
 			fp := (1 + i%40) * samples // 40 states, each met by both workers
 			ws[i%2].recs[0].add(&ws[i%2].recMem, rec{fp: fp, key: i << 16, ref: i})
 		}
-		ws[0].reduce(ws, 0, ^uint64(0), false, insert)
+		ws[0].reduce(ws, 0, ^uint64(0), false, insert, nil)
 		require.Len(t, ws[0].fresh, 1)
 		got := ws[0].fresh[0].recs
 		require.Len(t, got, 39, "insert=%v: 40 states, one visited before", insert)
