@@ -93,7 +93,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		outdeg = zeroed(outdeg, level.n)
 		lv := &levelRun{level: level, depth: depth, base: base, outdeg: outdeg}
 		lv.cut.Store(^uint64(0))
-		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4
+		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4 + uint64(cap(keys))*8
 		if level.disk != nil { // each worker reads a chunk at a time
 			lv.held += uint64(len(ws)) * levelChunk
 		}
@@ -153,6 +153,8 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 				break
 			}
 			parents = keys
+		} else {
+			keys = nil // the parents were let go (foundPath)
 		}
 		// Memory: a search that stops at this level's violation makes no
 		// next level, and its merge is no larger than the records held.
