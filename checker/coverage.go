@@ -139,7 +139,7 @@ func (x *expander[S, M]) kindIndex(t *kindTable, a model.Action) int32 {
 // that a step the memo serves again is counted without its message being
 // read: its kind is a function of the step's key, as msgKey's is of the
 // message (a collision of 64-bit keys could only misname a count).
-func (x *expander[S, M]) countStep(t *kindTable, a model.Action, at int) {
+func (x *expander[S, M]) countStep(t *kindTable, a *model.Action, at int) {
 	ref := x.stepped[at].Ref()
 	if ref != 0 {
 		if tag := x.ids.MemoTag(ref); tag>>32 == t.id {
@@ -147,7 +147,7 @@ func (x *expander[S, M]) countStep(t *kindTable, a model.Action, at int) {
 			return
 		}
 	}
-	x.countNoting(t, a, ref)
+	x.countNoting(t, *a, ref)
 }
 
 // countNoting is count, leaving the kind's index on the memo's entry ref

@@ -34,9 +34,11 @@ func TestCountStepMatchesCount(t *testing.T) {
 		if n%3 == 0 {
 			tab = b
 		}
-		for i, sc := range x.successors(func(uint64) {}, 0, false) {
+		x.makeSuccessors(func(uint64) {}, 0, false)
+		for i := range x.acts {
+			sc := x.successor(i)
 			x.count(plain, x.acts[i])
-			x.countStep(tab, x.acts[i], sc.at)
+			x.countStep(tab, &x.acts[i], sc.at)
 			if x.stepped[sc.at].Ref() != 0 {
 				served++
 			}

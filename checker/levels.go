@@ -587,9 +587,11 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		}
 		w.recent.prefetch(k)
 	}
-	for j, sc := range x.successors(prefetch, rank, w.term != nil) {
+	x.makeSuccessors(prefetch, rank, w.term != nil)
+	for j := range x.acts {
+		sc := x.successor(j)
 		nfp := key(sc.fp)
-		x.countStep(w.cov, x.acts[j], sc.at)
+		x.countStep(w.cov, &x.acts[j], sc.at)
 		// A state the worker recorded lately in the level is not visited
 		// (the visited set does not change while the level is expanded):
 		// it is neither probed nor recorded again.
