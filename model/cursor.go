@@ -31,6 +31,10 @@ type Cursor[S, M any] struct {
 	netMsg    []uint32
 	sum       uint64
 	loaded    *World[S, M] // the world the last Load set
+	// quiet has bit i set when node i's state has no input and no timer
+	// armed; idle, when besides no message is on its way to it: no
+	// action of the loaded world is node i's (Actions passes it over).
+	quiet, idle uint64
 
 	memo      []stepMemo // the steps taken, by node state and event
 	memoShift uint       // a step's entry is memo[hash>>memoShift]
@@ -82,7 +86,12 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		r := st.nodes.at(id)
 		c.node[i], c.nodePart[i], c.inputs[i] = id, r.part, r.inputs
 		w.Nodes[i], w.Timers[i] = r.s, r.timers
+		c.quiet &^= 1 << i
+		if len(r.inputs) == 0 && r.timers == 0 {
+			c.quiet |= 1 << i
+		}
 	}
+	c.idle = c.quiet
 	c.rest = binary.LittleEndian.Uint32(vec[4*n:])
 	rr := st.rests.at(c.rest)
 	c.restPart = rr.part
@@ -105,6 +114,7 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		p := int32(lr.to)*int32(n) + int32(lr.from)
 		c.linkAt[p], c.linkPart[p] = id, lr.part
 		c.places = append(c.places, p)
+		c.idle &^= 1 << lr.to
 		for _, m := range lr.msgs {
 			mr := st.msgs.at(m)
 			w.Net = append(w.Net, Envelope[M]{})
@@ -119,7 +129,7 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 // Actions is System.Actions of the loaded world w, each node's inputs
 // listed once per node state, when the state was first stored.
 func (c *Cursor[S, M]) Actions(w *World[S, M], dst []Action) []Action {
-	return c.sys.actions(w, dst, c.inputs)
+	return c.sys.actions(w, dst, c.inputs, c.idle)
 }
 
 // Stepped is what Step changed of the loaded world, for AppendStepped:

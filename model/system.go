@@ -139,20 +139,21 @@ func (sys *System[S, M]) Init() *World[S, M] {
 // incoming link on a FIFO network, one per distinct message otherwise), then
 // its armed timers.
 func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
-	return sys.actions(w, dst, nil)
+	return sys.actions(w, dst, nil, 0)
 }
 
 // actions is Actions, taking node i's inputs from inputs[i] when inputs
 // is not nil (a Cursor's, listed once per node state), else from Inputs.
-func (sys *System[S, M]) actions(w *World[S, M], dst []Action, inputs [][]Input) []Action {
+// The nodes in idle have no action (no input, no timer armed, no message
+// to them) and are passed over: on ring N=10 most of a world's nodes are
+// such, and the pass over all of them was 9% of a search's samples.
+func (sys *System[S, M]) actions(w *World[S, M], dst []Action, inputs [][]Input, idle uint64) []Action {
 	j := 0 // scan position in Net, which is sorted by receiver
-	for i := range sys.n {
+	for live := (uint64(1)<<sys.n - 1) &^ w.Down &^ idle; live != 0; live &= live - 1 {
+		i := trailingZeros(live)
 		id := NodeID(i)
 		for j < len(w.Net) && w.Net[j].To < id {
 			j++
-		}
-		if w.IsDown(id) {
-			continue
 		}
 		var ins []Input
 		if inputs != nil {
