@@ -286,17 +286,134 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	if ck := r.resumed; ck != nil {
 		next = uint32(seen.n) - uint32(fr.size())
 	}
+	// A plain search under BFS, once it has made its recent cache, runs a
+	// state ahead: it loads the next state and makes its successors
+	// before it looks up the successors of the state before, in the
+	// visited set. The lookups' slots, prefetched as each successor is
+	// made, are then a whole state's work away, not a few steps: a slot
+	// missed in every cache is a few hundred nanoseconds away on the
+	// machines measured, more than making the rest of a state's
+	// successors took. Two expanders take the states in turn, sharing
+	// one memo of steps; what the search does with each state (judge it,
+	// look up and queue its successors, poll) happens in the same order.
+	// Not with a checkpoint (its frontier would lack the state taken
+	// ahead), nor with the liveness checks' graph or variant.
+	ahead := opts.Strategy == BFS && r.ckpt == nil && term == nil && g == nil
+	xs := [2]*expander[S, M]{x}
+	var pend *expander[S, M] // the state whose successors are made, not yet looked up
+	var pendDepth int
+	var pendFP uint64
+	var pendU uint32
 	for {
-		depth, fp, enc, ok := fr.pop()
-		if !ok {
-			if err := fr.failed(); err != nil {
-				stop = err.Error()
+		// Take the next state, unless the last one's successors must
+		// be looked up first.
+		var depth int
+		var fp uint64
+		var enc []byte
+		var num uint32
+		x = nil
+		made := false
+		if pend == nil || ahead && xs[1] != nil {
+			var ok bool
+			depth, fp, enc, ok = fr.pop()
+			if ok {
+				num = next
+				next++
+				x = xs[0]
+				if pend == x {
+					x = xs[1]
+				}
+				x.load(fp, enc)
+				if pend != nil && (opts.MaxDepth == 0 || depth < opts.MaxDepth) {
+					x.makeSuccessors(prefetch, 0, false)
+					made = true
+				}
+			} else if pend == nil {
+				if err := fr.failed(); err != nil {
+					stop = err.Error()
+				}
+				break
 			}
-			break
 		}
-		num := next
-		next++
-		x.load(fp, enc)
+		if px := pend; px != nil {
+			pend = nil
+			for i := range px.acts {
+				sc := px.successor(i)
+				rep.Transitions++
+				px.countStep(r.cov, &px.acts[i], sc.at)
+				var v uint32
+				added := false
+				if recent == nil || !recent.has(key(sc.fp)) {
+					v, added = seen.insertID(sc.fp, key(pendFP))
+					if recent != nil {
+						recent.put(key(sc.fp))
+					}
+				}
+				grew := false
+				if added {
+					fr.push(pendDepth+1, sc.fp, px.encodeOf(sc.at))
+					r.countLevel(pendDepth+1, 1)
+					grew = fr.bytes() >= mark
+				}
+				if rep.Transitions%pollTransitions == 0 || grew {
+					// Inside the expansion, since one state may have thousands
+					// of large successors; the frontier may take another chunk
+					// before the next poll.
+					if b := r.poll(fr.size(), fr.bytes()+uint64(len(recent))*8, chunkSize); b != "" && stop == "" {
+						stop = b
+						if r.ckpt == nil {
+							break
+						}
+						// With a checkpoint to write, the state's expansion
+						// ends first, so that the search holds a whole state.
+					}
+					mark = fr.bytes() + pollBytes
+				}
+				if term != nil && closes(px.sys, sc.rankClose, opts.Strategy != BFS || !added && v < levelEnd) {
+					cyclic = true
+					break
+				}
+				if g != nil {
+					if added {
+						g.add(v, sc.fp)
+					}
+					c, fair := px.sys.FairClass(&px.cur, px.acts[i])
+					if !fair {
+						c = 0
+					} else {
+						c |= 1 << 63 // fair classes are never 0
+					}
+					g.addEdge(v, c)
+				}
+			}
+			if cyclic || stop != "" && r.ckpt == nil {
+				break
+			}
+			if g != nil {
+				g.end[pendU] = uint32(len(g.to))
+			}
+			if b := fr.bytes(); b > rep.FrontierBytes {
+				rep.FrontierBytes = b
+			}
+			if opts.MaxStates > 0 && seen.n >= opts.MaxStates {
+				rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
+				break
+			}
+			// Between two expansions the search holds a whole state: the
+			// checkpoint's place (checkpoint.go), when one is due or a poll
+			// stopped the search.
+			if pops++; r.ckpt != nil && (stop != "" || pops&1023 == 0 && r.ckpt.due()) {
+				if s := r.save(engineSerial, serialFrontier(fr.(*queue), levelDepth, levelEnd, pops)); s != "" {
+					stop = s
+				}
+			}
+			if stop != "" {
+				break
+			}
+		}
+		if x == nil {
+			continue // the queue was empty until those successors
+		}
 		if depth > rep.Depth {
 			rep.Depth = depth
 		}
@@ -343,81 +460,15 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				seen.prefetch(fp)
 				recent.prefetch(key(fp))
 			}
-		}
-		x.makeSuccessors(prefetch, rank, term != nil)
-		for i := range x.acts {
-			sc := x.successor(i)
-			rep.Transitions++
-			x.countStep(r.cov, &x.acts[i], sc.at)
-			var v uint32
-			added := false
-			if recent == nil || !recent.has(key(sc.fp)) {
-				v, added = seen.insertID(sc.fp, key(fp))
-				if recent != nil {
-					recent.put(key(sc.fp))
-				}
-			}
-			grew := false
-			if added {
-				fr.push(depth+1, sc.fp, x.encodeOf(sc.at))
-				r.countLevel(depth+1, 1)
-				grew = fr.bytes() >= mark
-			}
-			if rep.Transitions%pollTransitions == 0 || grew {
-				// Inside the expansion, since one state may have thousands
-				// of large successors; the frontier may take another chunk
-				// before the next poll.
-				if b := r.poll(fr.size(), fr.bytes()+uint64(len(recent))*8, chunkSize); b != "" && stop == "" {
-					stop = b
-					if r.ckpt == nil {
-						break
-					}
-					// With a checkpoint to write, the state's expansion
-					// ends first, so that the search holds a whole state.
-				}
-				mark = fr.bytes() + pollBytes
-			}
-			if term != nil && closes(x.sys, sc.rankClose, opts.Strategy != BFS || !added && v < levelEnd) {
-				cyclic = true
-				break
-			}
-			if g != nil {
-				if added {
-					g.add(v, sc.fp)
-				}
-				c, fair := x.sys.FairClass(&x.cur, x.acts[i])
-				if !fair {
-					c = 0
-				} else {
-					c |= 1 << 63 // fair classes are never 0
-				}
-				g.addEdge(v, c)
+			if ahead {
+				xs[1] = newExpander(sp, r.store)
+				xs[1].ids.ShareCaches(xs[0].ids)
 			}
 		}
-		if cyclic || stop != "" && r.ckpt == nil {
-			break
+		if !made {
+			x.makeSuccessors(prefetch, rank, term != nil)
 		}
-		if g != nil {
-			g.end[u] = uint32(len(g.to))
-		}
-		if b := fr.bytes(); b > rep.FrontierBytes {
-			rep.FrontierBytes = b
-		}
-		if opts.MaxStates > 0 && seen.n >= opts.MaxStates {
-			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
-			break
-		}
-		// Between two expansions the search holds a whole state: the
-		// checkpoint's place (checkpoint.go), when one is due or a poll
-		// stopped the search.
-		if pops++; r.ckpt != nil && (stop != "" || pops&1023 == 0 && r.ckpt.due()) {
-			if s := r.save(engineSerial, serialFrontier(fr.(*queue), levelDepth, levelEnd, pops)); s != "" {
-				stop = s
-			}
-		}
-		if stop != "" {
-			break
-		}
+		pend, pendDepth, pendFP, pendU = x, depth, fp, u
 	}
 	if stop != "" {
 		rep.Bound = stop
@@ -438,8 +489,9 @@ func (r *run[S, M]) restoreFailed() *Report {
 }
 
 // recentAfter is the number of states after which the one-worker search
-// keeps a cache of its recent probes.
-const recentAfter = 1 << 14
+// keeps a cache of its recent probes, and (a plain search under BFS) runs
+// a state ahead. A variable for the tests (WithRecentAfter).
+var recentAfter uint64 = 1 << 14
 
 // run is the state of one exhaustive search that outlives its loop: the
 // report, the visited set, the liveness bookkeeping, the first violation.

@@ -156,6 +156,30 @@ func TestWorkersAgree(t *testing.T) {
 	}
 }
 
+// The one-worker search that runs a state ahead (loads the next state and
+// makes its successors before it looks up the last one's) reports what
+// the level engine reports, whatever stops it: here it runs ahead from
+// its first state, not once the search has grown.
+func TestWorkersAgreeWhenOneRunsAhead(t *testing.T) {
+	cases := append(stopCases(t), stopCase{raSpec(3, 2, model.Config{}), checker.Options{MaxDepth: 12}})
+	want := make([]*checker.Report, len(cases))
+	for i, c := range cases {
+		opts := c.opts
+		opts.Workers = 4
+		want[i] = c.sp.Check(opts)
+	}
+	defer checker.WithRecentAfter(1)()
+	for i, c := range cases {
+		opts := c.opts
+		opts.Workers = 1
+		got := c.sp.Check(opts)
+		for _, r := range []*checker.Report{want[i], got} {
+			r.Elapsed, r.StatesPerSecond, r.TableBytes, r.FrontierBytes, r.PeakBytes = 0, 0, 0, 0, 0
+		}
+		require.Equal(t, want[i], got, "%+v", c.opts)
+	}
+}
+
 // The same when the visited set grows flat from its first growth (the
 // one-worker search as it grows, the level engine before each level's
 // new states go in, its workers sharing the shards out), with and

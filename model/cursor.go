@@ -38,7 +38,7 @@ type Cursor[S, M any] struct {
 
 	memo      []stepMemo // the steps taken, by node state and event
 	memoShift uint       // a step's entry is memo[hash>>memoShift]
-	serial    uint32     // the steps memoized so far
+	serial    *uint32    // the steps memoized so far
 	linkOps   []linkOp   // the links made by a send or a delivery
 	restOps   []restOp   // the rests made by a step's records
 
@@ -188,11 +188,23 @@ const cursorMemoBits = 13
 // makeCaches makes the cursor's memo, of 2^bits entries, and its caches
 // of link and rest operations.
 func (c *Cursor[S, M]) makeCaches(bits uint) {
-	c.memo, c.memoShift = make([]stepMemo, 1<<bits), 64-bits
+	c.memo, c.memoShift, c.serial = make([]stepMemo, 1<<bits), 64-bits, new(uint32)
 	c.linkOps = make([]linkOp, 1<<linkOpBits)
 	if c.sys.Config.History {
 		c.restOps = make([]restOp, 1<<restOpBits)
 	}
+}
+
+// ShareCaches makes c take its steps from other's memo and caches, and
+// add to them: the two cursors' goroutine (one) may then load worlds into
+// both in turn, each step memoized once for both. A step's MemoRef names
+// the same entry on either.
+func (c *Cursor[S, M]) ShareCaches(other *Cursor[S, M]) {
+	if other.memo == nil {
+		other.makeCaches(cursorMemoBits)
+	}
+	c.memo, c.memoShift, c.serial = other.memo, other.memoShift, other.serial
+	c.linkOps, c.restOps = other.linkOps, other.restOps
 }
 
 // linkOp is a link made from another by a send (push) or a delivery
@@ -315,8 +327,8 @@ func (c *Cursor[S, M]) memoize(e *stepMemo, a *Action, arg uint32, from NodeID) 
 	sys, st := c.sys, c.st
 	id := c.node[a.Node]
 	e.node, e.arg, e.kind, e.from, e.input, e.ok = id, arg, a.Kind, from, a.Input, false
-	c.serial++
-	e.serial, e.tag = c.serial, 0
+	*c.serial++
+	e.serial, e.tag = *c.serial, 0
 	rec := st.nodes.at(id)
 	var ev Event[M]
 	switch a.Kind {
