@@ -135,19 +135,19 @@ func (x *expander[S, M]) kindIndex(t *kindTable, a model.Action) int32 {
 
 // countStep is count for the action a the successor step left at at
 // (expander.encodeOf) was made by. When the memo of steps served that
-// step, the action's kind index is kept on the memo's entry (MemoTag), so
-// that a step the memo serves again is counted without its message being
-// read: its kind is a function of the step's key, as msgKey's is of the
-// message (a collision of 64-bit keys could only misname a count).
+// step, the action's kind index is kept on the memo's entry (SetMemoTag),
+// and comes back with the step (Stepped.Tag), read off the entry while
+// the step had it at hand, so that a step the memo serves again is
+// counted without its message being read: its kind is a function of the
+// step's key, as msgKey's is of the message (a collision of 64-bit keys
+// could only misname a count).
 func (x *expander[S, M]) countStep(t *kindTable, a *model.Action, at int) {
-	ref := x.stepped[at].Ref()
-	if ref != 0 {
-		if tag := x.ids.MemoTag(ref); tag>>32 == t.id {
-			t.counts[uint32(tag)-1]++
-			return
-		}
+	st := &x.stepped[at]
+	if tag := st.Tag(); tag>>32 == t.id && st.Ref() != 0 {
+		t.counts[uint32(tag)-1]++
+		return
 	}
-	x.countNoting(t, *a, ref)
+	x.countNoting(t, *a, st.Ref())
 }
 
 // countNoting is count, leaving the kind's index on the memo's entry ref

@@ -140,6 +140,7 @@ type Stepped struct {
 	next  uint32 // the node's new state's id
 	rest  uint32 // the rest's id, 0 when unchanged
 	ref   MemoRef
+	tag   uint64 // the memo entry's note when the step was taken
 	n     int
 	place [maxTouched]int32  // the changed links' places,
 	link  [maxTouched]uint32 // their new ids (0: now empty)
@@ -285,7 +286,7 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 		r.rest, part = c.restOp(e.recs)
 		sum += part - c.restPart
 	}
-	r.ref = MemoRef(at<<32 | uint64(e.serial))
+	r.ref, r.tag = MemoRef(at<<32|uint64(e.serial)), e.tag
 	var part [maxTouched]uint64
 	if a.Kind == ActDeliver {
 		p := int32(a.Node)*int32(n) + int32(from)
@@ -459,6 +460,11 @@ type MemoRef uint64
 
 // Ref names the memoized step the step noted in r took (MemoTag).
 func (r *Stepped) Ref() MemoRef { return r.ref }
+
+// Tag is the note left by SetMemoTag on the memoized step the step noted
+// in r took, as it was when the step was taken (0 when none): MemoTag
+// without a second look at the memo, whose entry was at hand then.
+func (r *Stepped) Tag() uint64 { return r.tag }
 
 // MemoTag returns the note left on the memoized step ref by SetMemoTag,
 // or 0 when there is none or another step has taken its place since. A
