@@ -290,9 +290,10 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	// A plain search under BFS, once it has made its recent cache, runs a
 	// state ahead: it loads the next state and makes its successors
 	// before it looks up the successors of the state before, in the
-	// visited set. The lookups' slots, prefetched as each successor is
-	// made, are then a whole state's work away, not a few steps: a slot
-	// missed in every cache is a few hundred nanoseconds away on the
+	// visited set. The lookups' slots, prefetched once the state before
+	// has been looked up (only those of the successors the recent cache
+	// lacks), are then a whole state's work away, not a few steps: a
+	// slot missed in every cache is a few hundred nanoseconds away on the
 	// machines measured, more than making the rest of a state's
 	// successors took. Two expanders take the states in turn, sharing
 	// one memo of steps; what the search does with each state (judge it,

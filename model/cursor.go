@@ -470,7 +470,8 @@ func (r *Stepped) Tag() uint64 { return r.tag }
 // or 0 when there is none or another step has taken its place since. A
 // searcher keeps there what it would otherwise work out again from the
 // step's action and message each time the memo serves the step (the
-// coverage count's kind of action: checker/coverage.go).
+// coverage count's kind of action: checker/coverage.go, which reads it
+// with the step, Stepped.Tag).
 func (c *Cursor[S, M]) MemoTag(ref MemoRef) uint64 {
 	if e := &c.memo[ref>>32]; e.serial == uint32(ref) {
 		return e.tag
