@@ -71,6 +71,7 @@ func (sp *Spec[S, M]) rebuild(seen *fpSet, path []uint64, bad uint64, prop, why 
 func (sp *Spec[S, M]) pathTo(seen *fpSet, target uint64) []uint64 {
 	if !seen.parents {
 		seen = sp.discoverers(target)
+		defer seen.release() // its tables are outside the heap (slabs)
 	}
 	path := []uint64{target}
 	f := newParentFinder(seen)
