@@ -716,12 +716,11 @@ type expander[S, M any] struct {
 	// of a search are states already visited, never made nor stored.
 	lazy    []bool
 	stepped []model.Stepped
-	stored  [][]byte // the stored form of each successor made
-	fps     []uint64 // successors' fingerprints, by slot
-	closes  []bool   // whether each may close a cycle (makeSuccessors, ranked)
-	ranked  bool     // whether makeSuccessors measured closes
-	k       int
-	buf     []byte                // a successor's stored form (encode)
+	stored  [][]byte              // the stored form of each successor made
+	fps     []uint64              // successors' fingerprints, by slot
+	closes  []bool                // whether each may close a cycle (makeSuccessors, ranked)
+	ranked  bool                  // whether makeSuccessors measured closes
+	buf     []byte                // a successor's stored form (encodeOf)
 	canon   []byte                // under symmetry, a canonical encoding
 	rep     model.World[S, M]     // and the world it encodes
 	sym     *model.Symmetry[S, M] // nil unless the search reduces by symmetry
@@ -795,18 +794,12 @@ func grownOwn[T any](s []T, n int) []T {
 	return g
 }
 
-// step takes action acts[i] from the current state, and returns the
-// successor's fingerprint, computed from the parts of the world
-// the step changed (model.Cursor.Step), or from the successor made and
-// stored when the step is not one Cursor.Step takes: a successor already
-// visited is mostly never made nor stored. The successor of the step
-// before stays until the next step (see encodeOf).
-func (x *expander[S, M]) step(i int) uint64 {
-	x.k ^= 1
-	return x.stepTo(i, x.k)
-}
-
-// stepTo is step, leaving the successor in slot k.
+// stepTo takes action acts[i] from the current state, leaving the
+// successor in slot k, and returns the successor's fingerprint, computed
+// from the parts of the world the step changed (model.Cursor.Step), or
+// from the successor made and stored when the step is not one
+// Cursor.Step takes: a successor already visited is mostly never made
+// nor stored (see encodeOf).
 func (x *expander[S, M]) stepTo(i, k int) uint64 {
 	a := &x.acts[i]
 	if x.sym == nil {
@@ -830,12 +823,9 @@ func (x *expander[S, M]) stepTo(i, k int) uint64 {
 	return fp
 }
 
-// encode returns the stored form of the last successor step made, valid
-// until the next encode or step (under symmetry, of its representative).
-func (x *expander[S, M]) encode() []byte { return x.encodeOf(x.k) }
-
-// encodeOf is encode for the successor step left at x.k == k, which
-// stays until the step after next.
+// encodeOf returns the stored form of the successor stepTo left in slot
+// k (under symmetry, of its representative), valid until the next
+// encodeOf or a step into slot k.
 func (x *expander[S, M]) encodeOf(k int) []byte {
 	if x.lazy[k] { // from the parent's and what the step changed
 		x.buf = x.ids.AppendStepped(x.buf[:0], &x.stepped[k])
