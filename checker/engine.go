@@ -431,7 +431,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if depth > rep.Depth {
 			rep.Depth = depth
 		}
-		prop, detail, unknown := sp.judge(&x.cur, x.acts)
+		prop, detail, unknown := sp.judgeLoaded(&x.cur, x.acts, x.ids)
 		if unknown != "" && rep.Bound == "" {
 			rep.Bound = unknown
 		}
@@ -554,7 +554,7 @@ type run[S, M any] struct {
 
 func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
 	r := &run[S, M]{sp: sp, opts: &opts, rep: &Report{Properties: sp.PropertyNames()}, seen: newFPSet(keepsParents(&opts, mode)), start: time.Now(),
-		store: model.NewStore[S, M]()}
+		store: sp.newStore()}
 	if opts.Bitstate > 0 && mode != livenessGraph {
 		r.seen = newBitSet(opts.Bitstate)
 	}

@@ -55,11 +55,37 @@ var _ CodecChecker = (*Spec[int, int])(nil)
 // whose Error says what is wrong (and whose verdict is inconclusive, never
 // a pass, for callers that look no further).
 func (sp *Spec[S, M]) selfCheck() *Report {
+	for _, inv := range sp.Invariants {
+		if (inv.Digest == nil) != (inv.Verdict == nil) || inv.Digest != nil && inv.Judge != nil {
+			return &Report{Verdict: Inconclusive, Properties: sp.PropertyNames(),
+				Error: fmt.Sprintf("invariant %s: Digest and Verdict go together, with Holds, not Judge (property.Invariant)", inv.Name)}
+		}
+	}
 	err := sp.CheckCodec(SelfCheckStates)
 	if err == nil {
 		return nil
 	}
 	return &Report{Verdict: Inconclusive, Error: err.Error(), Properties: sp.PropertyNames()}
+}
+
+// digestsAgree checks, on w, the world ids loaded, that each invariant
+// judged from its digests (property.Invariant.Digest) is judged alike by
+// Verdict and by Holds.
+func (sp *Spec[S, M]) digestsAgree(ids *model.Cursor[S, M], w *model.World[S, M], depth int) error {
+	j := 0
+	for i := range sp.Invariants {
+		inv := &sp.Invariants[i]
+		if inv.Digest == nil {
+			continue
+		}
+		fast := inv.Verdict(ids.Digests(j), w.Down)
+		j++
+		if ok, _ := inv.Holds(w); ok != fast {
+			return &CodecError{fmt.Sprintf("invariant %s at depth %d: Verdict on the nodes' digests says %v, Holds says %v: the two must agree",
+				inv.Name, depth, fast, ok)}
+		}
+	}
+	return nil
 }
 
 // CheckCodec implements CodecChecker.
@@ -81,7 +107,7 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 	var stepped model.Stepped
 	// The worlds are stored and loaded as the search stores and loads
 	// them, and stepped as it steps them, on ids (model.Cursor).
-	ids := model.NewCursor(model.NewStore[S, M](), c.sys.Clone())
+	ids := model.NewCursor(sp.newStore(), c.sys.Clone())
 	for len(queue) > 0 && len(seen) < max {
 		it := queue[0]
 		queue = queue[1:]
@@ -96,6 +122,9 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 			return &CodecError{fmt.Sprintf("a world at depth %d loads back from its stored form as another (an engine bug)", it.depth)}
 		}
 		if err := sp.readsOnly(c.sys, &scratch, it.depth); err != nil {
+			return err
+		}
+		if err := sp.digestsAgree(ids, &scratch, it.depth); err != nil {
 			return err
 		}
 		c.sys.LoadHash(&h, it.w)

@@ -10,6 +10,7 @@ import (
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/property"
 	"github.com/coordcheck/coordcheck/protocols/mutex"
+	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
 )
 
 // The codec self-check is tested with a small protocol whose codec can be
@@ -230,4 +231,46 @@ func TestSelfCheckWalkAndDecode(t *testing.T) {
 	require.EqualError(t, err, "malformed state encoding (5 bytes): runtime error: slice bounds out of range [:9] with capacity 0")
 	_, err = model.DecodeState[pingState, pingMsg](&pingProto{}, []byte{0, 0, 0, 0, 0, 7})
 	require.EqualError(t, err, "malformed state encoding (6 bytes): 1 bytes left over after byte 5")
+}
+
+// An invariant split for the search (property.Invariant.Digest) must be
+// whole and judge as its Holds does: the self-check refuses one that is
+// not, before a search could trust it.
+func TestSelfCheckRefusesAWrongDigest(t *testing.T) {
+	sp := raSpec(2, 1, model.Config{})
+	// Holds finds the world good only while no node has left its
+	// first phase; Verdict, on the digests, always.
+	phase0 := func(_ model.NodeID, s ra.State) uint32 { return uint32(s.Phase) }
+	holds := func(w *model.World[ra.State, ra.Msg]) (bool, string) {
+		for _, s := range w.Nodes {
+			if s.Phase != 0 {
+				return false, "a node moved"
+			}
+		}
+		return true, ""
+	}
+	always := func([]uint32, uint64) bool { return true }
+	sp.Invariants = []checker.Invariant[ra.State, ra.Msg]{{Name: "still", Holds: holds, Digest: phase0, Verdict: always}}
+	rep := sp.Check(checker.Options{})
+	require.Equal(t, checker.Inconclusive, rep.Verdict)
+	require.Equal(t, "codec self-check: invariant still at depth 1: Verdict on the nodes' digests says true, Holds says false: the two must agree", rep.Error)
+
+	sp.Invariants[0].Verdict = nil
+	rep = sp.Check(checker.Options{})
+	require.Equal(t, checker.Inconclusive, rep.Verdict)
+	require.Equal(t, "invariant still: Digest and Verdict go together, with Holds, not Judge (property.Invariant)", rep.Error)
+
+	// Made right, the split finds what Holds finds.
+	sp.Invariants[0].Verdict = func(d []uint32, _ uint64) bool {
+		for _, v := range d {
+			if v != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	rep = sp.Check(checker.Options{})
+	require.Equal(t, checker.Violated, rep.Verdict)
+	require.Equal(t, "a node moved", rep.Counterexample.Detail)
+	require.Len(t, rep.Counterexample.Steps, 1)
 }

@@ -92,8 +92,19 @@ func (sp *Spec[S, M]) Violation(w *model.World[S, M], acts []model.Action) (stri
 // judge is Violation that also returns, when no property is violated but
 // one could not be judged, that property and why ("" otherwise).
 func (sp *Spec[S, M]) judge(w *model.World[S, M], acts []model.Action) (prop, why, unknown string) {
+	return sp.judgeLoaded(w, acts, nil)
+}
+
+// judgeLoaded is judge of w, the world ids loaded last (nil: a world
+// made whole), whose store keeps the invariants' digests (newStore): an
+// invariant with a Digest is judged from the loaded nodes' digests.
+func (sp *Spec[S, M]) judgeLoaded(w *model.World[S, M], acts []model.Action, ids *model.Cursor[S, M]) (prop, why, unknown string) {
+	j := 0 // the digest of the next invariant with one
 	for i := range sp.Invariants {
 		inv := &sp.Invariants[i]
+		if inv.Digest != nil {
+			j++
+		}
 		if inv.Terminal && len(acts) > 0 {
 			continue
 		}
@@ -108,8 +119,17 @@ func (sp *Spec[S, M]) judge(w *model.World[S, M], acts []model.Action) (prop, wh
 			}
 			continue
 		}
+		if inv.Digest != nil && ids != nil {
+			if d := ids.Digests(j - 1); d != nil && inv.Verdict(d, w.Down) {
+				continue
+			}
+		}
 		if ok, detail := inv.Holds(w); !ok {
 			return inv.Name, detail, ""
+		}
+		if inv.Digest != nil && ids != nil {
+			return inv.Name, "the invariant's Verdict finds it violated but its Holds finds it holds: " +
+				"the two must agree (property.Invariant.Digest)", ""
 		}
 	}
 	if sp.Deadlock && len(acts) == 0 {
@@ -118,6 +138,37 @@ func (sp *Spec[S, M]) judge(w *model.World[S, M], acts []model.Action) (prop, wh
 		}
 	}
 	return "", "", unknown
+}
+
+// digested is the number of the spec's invariants judged from their
+// digests (property.Invariant.Digest).
+func (sp *Spec[S, M]) digested() int {
+	k := 0
+	for i := range sp.Invariants {
+		if sp.Invariants[i].Digest != nil {
+			k++
+		}
+	}
+	return k
+}
+
+// newStore is a search's store, which keeps the digests of the node
+// states it interns for the invariants that have them.
+func (sp *Spec[S, M]) newStore() *model.Store[S, M] {
+	st := model.NewStore[S, M]()
+	if k := sp.digested(); k > 0 {
+		invs := sp.Invariants
+		st.SetDigests(k, func(self model.NodeID, s S, d []uint32) {
+			j := 0
+			for i := range invs {
+				if invs[i].Digest != nil {
+					d[j] = invs[i].Digest(self, s)
+					j++
+				}
+			}
+		})
+	}
+	return st
 }
 
 // deadlock describes why the terminal world w is a deadlock, or returns

@@ -98,7 +98,7 @@ func (sp *Spec[S, M]) pathTo(seen *fpSet, target uint64) []uint64 {
 // and looking it up at once, it took longer than the search it repeats:
 // 1.31 s of the 2.34 s that Maekawa N=4 grid took to show its deadlock.
 func (sp *Spec[S, M]) discoverers(target uint64) *fpSet {
-	x := newExpander(sp, model.NewStore[S, M]())
+	x := newExpander(sp, sp.newStore())
 	seen := newFPSet(true)
 	seen.growsFlat() // one goroutine inserts
 	fp, enc := x.initial()

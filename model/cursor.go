@@ -35,6 +35,9 @@ type Cursor[S, M any] struct {
 	// armed; idle, when besides no message is on its way to it: no
 	// action of the loaded world is node i's (Actions passes it over).
 	quiet, idle uint64
+	// dig holds the loaded nodes' digests (Store.SetDigests): the j-th
+	// of node i at dig[j*n+i], so that each digest's are side by side.
+	dig []uint32
 
 	memo      []stepMemo // the steps taken, by node state and event
 	memoShift uint       // a step's entry is memo[hash>>memoShift]
@@ -76,6 +79,9 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 	// between loads: the engine only reads it, and the codec self-check
 	// fails a protocol whose properties change it (checker/selfcheck.go).
 	same := c.loaded == w && len(w.Nodes) == n && len(w.Timers) == n
+	if len(c.dig) != st.k*n {
+		c.dig, same = make([]uint32, st.k*n), false
+	}
 	c.loaded = w
 	w.Nodes, w.Timers = resize(w.Nodes, n), resize(w.Timers, n)
 	for i := range n {
@@ -86,6 +92,9 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		r := st.nodes.at(id)
 		c.node[i], c.nodePart[i], c.inputs[i] = id, r.part, r.inputs
 		w.Nodes[i], w.Timers[i] = r.s, r.timers
+		for j, d := range r.digests {
+			c.dig[j*n+i] = d
+		}
 		c.quiet &^= 1 << i
 		if len(r.inputs) == 0 && r.timers == 0 {
 			c.quiet |= 1 << i
@@ -124,6 +133,17 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		}
 	}
 	c.sum = unmix64(fp)
+}
+
+// Digests is the j-th digest (Store.SetDigests) of each node of the
+// world Load loaded last, in node order; nil when the store keeps fewer.
+// The slice is the cursor's, valid until the next Load.
+func (c *Cursor[S, M]) Digests(j int) []uint32 {
+	n := c.sys.n
+	if j >= c.st.k {
+		return nil
+	}
+	return c.dig[j*n : (j+1)*n : (j+1)*n]
 }
 
 // Actions is System.Actions of the loaded world w, each node's inputs

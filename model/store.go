@@ -23,6 +23,11 @@ type Store[S, M any] struct {
 	// recs are the lists of records a step outputs: no stored form names
 	// them, only the cursors' memos (so a checkpoint needs none).
 	recs internTable[recsRec]
+
+	// digests, when set (SetDigests), is called once on each node state
+	// interned, to fill its k digests (nodeRec.digests).
+	digests func(self NodeID, s S, d []uint32)
+	k       int
 }
 
 // recsRec is the records one step of a node outputs, in order.
@@ -41,6 +46,9 @@ type nodeRec[S any] struct {
 	enc    []byte  // the state's encoding, key's tail
 	inputs []Input // the inputs enabled in it (Protocol.Inputs)
 	node   NodeID
+	// digests are what the store's digest function made of the state
+	// (SetDigests), nil without one.
+	digests []uint32
 }
 
 // msgRec is a message as a link holds it.
@@ -84,6 +92,19 @@ func NewStore[S, M any]() *Store[S, M] {
 	return st
 }
 
+// SetDigests makes the store keep k digests of each node state it
+// interns, made once by f(self, s, d), which fills d (of length k) from
+// the state s of node self; Cursor.Digests gives them back for the loaded
+// world's nodes. A search's invariants that read only the nodes' states
+// judge a world from their digests (property.Invariant.Digest), not its
+// states. It must be called before any world is stored.
+func (st *Store[S, M]) SetDigests(k int, f func(self NodeID, s S, d []uint32)) {
+	if st.nodes.len() > 0 {
+		panic("model: SetDigests after a node state was stored")
+	}
+	st.k, st.digests = k, f
+}
+
 // Bytes is the memory the store's tables hold.
 func (st *Store[S, M]) Bytes() uint64 {
 	return st.nodes.bytes() + st.msgs.bytes() + st.links.bytes() + st.rests.bytes() + st.recs.bytes()
@@ -107,6 +128,10 @@ func (c *Cursor[S, M]) nodeID(i NodeID, t uint64, enc []byte, s S) uint32 {
 		r.enc = key[tail:]
 		r.part = nodePart(i, r.enc, t)
 		r.inputs = c.sys.P.Inputs(i, s, nil)
+		if st.digests != nil {
+			r.digests = make([]uint32, st.k)
+			st.digests(i, s, r.digests)
+		}
 	})
 	return id
 }

@@ -87,6 +87,22 @@ type Invariant[S, M any] struct {
 	// effects.
 	Premise    func(w *model.World[S, M]) bool
 	PremiseDoc string
+	// Digest and Verdict, set together, split Holds for speed, for an
+	// invariant that reads nothing of a world but its nodes' states and
+	// which nodes are down (mutual exclusion; agreement on a leader).
+	// Digest(self, s) is what the invariant reads of node self's state
+	// s; Verdict(d, down) says whether it holds in a world whose nodes'
+	// digests are d, in node order, and whose crashed nodes are the bits
+	// of down (model.World.Down). An exhaustive search computes each node
+	// state's digest once, when it first stores the state, and then
+	// judges each world from its n digests, not its n states. Holds is
+	// still needed: the search asks it why when Verdict is false (and
+	// reports the two disagreeing as an error of the invariant's), and
+	// the searches that make their worlds whole (random walks, replays)
+	// judge with it. The codec self-check compares the two on the states
+	// it visits.
+	Digest  func(self model.NodeID, s S) uint32
+	Verdict func(d []uint32, down uint64) bool
 	// Symmetric declares that Holds (or Judge) gives the same verdict on
 	// worlds that differ by a renaming of the protocol's interchangeable
 	// nodes (model.Symmetric): the property singles out no such node.
