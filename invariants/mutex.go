@@ -52,6 +52,22 @@ func MutualExclusion[S, M any](cs CriticalSection[S]) property.Invariant[S, M] {
 			}
 			return true, ""
 		},
+		// A node's digest is 1 when it is in the critical section.
+		Digest: func(self model.NodeID, s S) uint32 {
+			if cs.InCS(self, s) {
+				return 1
+			}
+			return 0
+		},
+		Verdict: func(d []uint32, down uint64) bool {
+			in := 0
+			for i, v := range d {
+				if v != 0 && down&(1<<i) == 0 {
+					in++
+				}
+			}
+			return in <= 1
+		},
 		PremiseDoc: "a process in the critical section",
 		Premise: func(w *model.World[S, M]) bool {
 			for i := range w.Nodes {
