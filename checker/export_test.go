@@ -7,9 +7,9 @@ func WithCheckpointKill(o *Options, kill func(k int) bool) { o.checkpointKill = 
 // WithFlatFrom makes visited sets grow flat from tables of b bytes (small
 // searches then do), until the returned function is called.
 func WithFlatFrom(b uint64) (restore func()) {
-	old := flatFrom
-	flatFrom = b
-	return func() { flatFrom = old }
+	old, oldOne := flatFrom, flatFromOne
+	flatFrom, flatFromOne = b, b
+	return func() { flatFrom, flatFromOne = old, oldOne }
 }
 
 // WithLevelShare sets the test hook that is given the records and the

@@ -33,10 +33,17 @@ type flatTable struct {
 // costs nothing but the mapping.
 const flatSpan = 1 << 36
 
-// flatFrom is the size of the set's tables from which it grows flat:
-// below it, one huge page holds many shards' tables in a slab. (A
-// variable for the tests only.)
-var flatFrom uint64 = 4 << 20
+// flatFrom is the size of the set's tables from which the level engine
+// grows it flat (growFlatAhead): below it, one huge page holds many
+// shards' tables in a slab. flatFromOne is the one-worker search's: its
+// shards, grown alone into new slabs up to 4 MB, wrote 8 MB of memory for
+// the first time, and cost more than growing flat from the start (10-16
+// paired runs, GOMAXPROCS=1, flatFromOne 256 KB against 4 MB: RA N=4 R=1
+// 0.967x the time, bully N=4 0.959x, ring N=10 0.949x and 0.969x,
+// centralized N=6 R=2 0.990x; peak RSS 3-4 MB lower). The level engine
+// kept 4 MB: 256 KB gave ring and RA on two workers 1.011x and 1.029x.
+// (Variables for the tests only.)
+var flatFrom, flatFromOne uint64 = 4 << 20, 256 << 10
 
 // growsFlat makes the set grow flat (flatTable) once it is large enough:
 // only one goroutine may then insert.
@@ -74,7 +81,7 @@ func (s *fpSet) growFlat(sh *fpShard) flatGrowth {
 	}
 	size := grown(most, cur)
 	bytes := numShards * size * s.slotBytes()
-	if s.flat == nil && bytes < flatFrom {
+	if s.flat == nil && bytes < flatFromOne {
 		return flatNo
 	}
 	if (s.n+1)*4 <= slots*3 && (sh.n+1)*16 <= uint64(len(sh.keys))*13 {
