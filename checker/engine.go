@@ -129,6 +129,11 @@ type Options struct {
 	// levelShare, a test hook, is given the records and the new states
 	// of each level the level engine merges.
 	levelShare func(recs, fresh uint64)
+	// noParentLog, a test hook, makes a BFS find its counterexample's
+	// path by a second search (pathTo), not from its parent log; and
+	// loggedPath, another, is told whether the log gave the path.
+	noParentLog bool
+	loggedPath  func(bool)
 }
 
 // workers is the number of workers a BFS runs on.
@@ -243,7 +248,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	if opts.Strategy == DFS {
 		fr = &stack{}
 	}
-	seen, g, term := r.seen, r.g, r.term
+	seen, g, term, plog := r.seen, r.g, r.term, r.plog
 	seen.growsFlat() // one goroutine inserts
 	// levelEnd is the number of states found at the depths up to the one
 	// being expanded (livenessAcyclic): under BFS, a successor numbered
@@ -339,6 +344,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		}
 		if px := pend; px != nil {
 			pend = nil
+			kids := 0
 			for i := range px.acts {
 				sc := px.successor(i)
 				rep.Transitions++
@@ -353,6 +359,10 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				}
 				grew := false
 				if added {
+					if plog != nil {
+						plog.found(i)
+						kids++
+					}
 					fr.push(pendDepth+1, sc.fp, px.encodeOf(sc.at))
 					r.countLevel(pendDepth+1, 1)
 					grew = fr.bytes() >= mark
@@ -361,7 +371,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 					// Inside the expansion, since one state may have thousands
 					// of large successors; the frontier may take another chunk
 					// before the next poll.
-					if b := r.poll(fr.size(), fr.bytes()+uint64(len(recent))*8, chunkSize); b != "" && stop == "" {
+					if b := r.poll(fr.size(), fr.bytes()+uint64(len(recent))*8+r.plog.bytes(), chunkSize); b != "" && stop == "" {
 						stop = b
 						if r.ckpt == nil {
 							break
@@ -390,6 +400,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			}
 			if cyclic || stop != "" && r.ckpt == nil {
 				break
+			}
+			if plog != nil {
+				plog.expanded(kids)
 			}
 			if g != nil {
 				g.end[pendU] = uint32(len(g.to))
@@ -437,7 +450,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		}
 		notePremises(r.prem, r.premSeen, &x.cur)
 		if prop != "" {
-			r.violation(fp, prop, detail)
+			r.violation(fp, uint64(num), prop, detail)
 			if !opts.Exhaust {
 				break
 			}
@@ -445,6 +458,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if opts.MaxDepth > 0 && depth >= opts.MaxDepth {
 			if len(x.acts) > 0 {
 				rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
+			}
+			if plog != nil {
+				plog.expanded(0)
 			}
 			continue
 		}
@@ -534,7 +550,12 @@ type run[S, M any] struct {
 	badProp, why string
 	// path is the counterexample's path of keys when it was taken as the
 	// violation was met (foundPath); nil when conclude finds it (pathTo).
-	path          []uint64
+	path []uint64
+	// badNum is the first violating state's number in BFS order, and
+	// plog the log of parents from which conclude then replays its path,
+	// in a BFS that keeps no parents (nil otherwise).
+	badNum        uint64
+	plog          *parentLog
 	lastProgress  time.Time
 	progressEvery time.Duration
 
@@ -571,6 +592,9 @@ func (sp *Spec[S, M]) newRun(opts Options, mode livenessMode) *run[S, M] {
 	case livenessAcyclic:
 		r.term = newTerminals(len(sp.Liveness), sp.System.N())
 		r.rep.Liveness = "acyclic"
+	}
+	if logsParents(&opts, mode) {
+		r.plog = newParentLog()
 	}
 	r.lastProgress, r.progressEvery = r.start, opts.ProgressInterval
 	if r.progressEvery == 0 {
@@ -623,13 +647,41 @@ func (r *run[S, M]) foundPath() {
 	r.seen.dropParents()
 }
 
-// violation counts a violating state, and keeps the first.
-func (r *run[S, M]) violation(fp uint64, prop, why string) {
+// violation counts a violating state, number num in BFS order (0 when
+// the search is not one), and keeps the first.
+func (r *run[S, M]) violation(fp, num uint64, prop, why string) {
 	r.counts[indexOf(r.rep.Properties, prop)]++
 	if !r.found {
-		r.found, r.badFP, r.badProp, r.why = true, fp, prop, why
+		r.found, r.badFP, r.badNum, r.badProp, r.why = true, fp, num, prop, why
 		r.foundPath()
 	}
+}
+
+// logsParents reports whether a search keeps a parent log (parentLog):
+// a BFS that keeps no parents, on fingerprints (not bits), from its
+// start (a search resumed from a checkpoint lacks the log's beginning).
+func logsParents(opts *Options, mode livenessMode) bool {
+	return opts.Strategy == BFS && !keepsParents(opts, mode) && opts.Bitstate == 0 && opts.Resume == nil && !opts.noParentLog
+}
+
+// logPath takes the counterexample's path from the parent log, when the
+// search kept one that reaches the violating state.
+func (r *run[S, M]) logPath() {
+	if r.path != nil || r.plog == nil {
+		return
+	}
+	acts, ok := r.plog.path(r.badNum)
+	if r.opts.loggedPath != nil {
+		r.opts.loggedPath(ok)
+	}
+	if !ok {
+		return
+	}
+	path := r.sp.replayPath(acts)
+	if path[len(path)-1] != key(r.badFP) {
+		panic(fmt.Sprintf("checker: the parent log's path leads to %#x, not to the violating state %#x", path[len(path)-1], key(r.badFP)))
+	}
+	r.path = path
 }
 
 // conclude fills in the report once the search has ended: the counts, the
@@ -681,6 +733,7 @@ func (r *run[S, M]) conclude() *Report {
 	switch {
 	case r.found:
 		rep.Verdict = Violated
+		r.logPath()
 		rep.Counterexample = sp.rebuild(seen, r.path, r.badFP, r.badProp, r.why)
 	case live != nil:
 		rep.Verdict = Violated
@@ -691,6 +744,7 @@ func (r *run[S, M]) conclude() *Report {
 	default:
 		rep.Verdict = Pass
 	}
+	r.plog.release()
 	sp.fillCoverage(rep, r.cov, r.prem, r.premSeen)
 	return rep
 }

@@ -93,7 +93,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		outdeg = zeroed(outdeg, level.n)
 		lv := &levelRun{level: level, depth: depth, base: base, outdeg: outdeg}
 		lv.cut.Store(^uint64(0))
-		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4 + uint64(cap(keys))*8
+		lv.held = level.bytes() + uint64(cap(lv.outdeg))*4 + uint64(cap(keys))*8 + r.plog.bytes()
 		if level.disk != nil { // each worker reads a chunk at a time
 			lv.held += uint64(len(ws)) * levelChunk
 		}
@@ -203,8 +203,11 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 				w.fresh = nil
 			}
 		}
+		if r.plog != nil {
+			logLevel(r.plog, fresh, popped)
+		}
 		if viol.ok && viol.k <= popped && !r.found {
-			r.found, r.badFP, r.badProp, r.why = true, viol.fp, viol.prop, viol.why
+			r.found, r.badFP, r.badNum, r.badProp, r.why = true, viol.fp, base+viol.k, viol.prop, viol.why
 			r.foundPath()
 		}
 		for _, w := range ws {
@@ -621,6 +624,21 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 				w.recBytes.Add(d)
 			}
 		}
+	}
+}
+
+// logLevel writes a level's expansion into the parent log: the new
+// states of each of its states up to popped (the last the one-worker
+// search expands), fresh being those new states in key order.
+func logLevel(l *parentLog, fresh []rec, popped uint64) {
+	i := 0
+	for k := uint64(0); k <= popped; k++ {
+		c := 0
+		for ; i < len(fresh) && fresh[i].key>>16 == k; i++ {
+			l.found(int(fresh[i].key & 0xffff))
+			c++
+		}
+		l.expanded(c)
 	}
 }
 

@@ -62,8 +62,10 @@ func (sp *Spec[S, M]) rebuild(seen *fpSet, path []uint64, bad uint64, prop, why 
 // pathTo returns the keys of the states on the path from the initial
 // state to the state of key target, which seen holds: the chain of first
 // discoverers, which seen keeps when it keeps parents (DFS, the state
-// graph). A BFS keeps fingerprints alone, and this path is found by a
-// second BFS that keeps parents, stopping when it reaches the target: a
+// graph). A BFS keeps fingerprints alone and takes the path from its
+// parent log (parentlog.go); without one (a search resumed from a
+// checkpoint), this path is found by a second BFS that keeps parents,
+// stopping when it reaches the target: a
 // BFS discovers states in the same order every time, so each state has
 // the parent the first search would have kept, and the path is the same.
 // The second search costs at most what the first did up to the target's

@@ -1,0 +1,176 @@
+package checker
+
+// parentLog is how a breadth-first search that keeps no parents finds the
+// path to its counterexample without searching again. States are numbered
+// as the one-worker BFS inserts them (the initial state 0), and expanded
+// in that order; the log notes, for each state expanded, how many new
+// states its successors were (kids), and for each new state the index of
+// the action that made it among its parent's (acts). State v's parent is
+// then the state p whose new states, counted from 1 after all those of
+// the states before p, include v; the path is replayed from the initial
+// state by action indices (replayPath). A byte each, with the rare count
+// or index of 255 or more kept apart: about 2 bytes a state, written in
+// order, in chunks that never move. The level engine writes the same log
+// from a level's new states in key order (the order they are inserted).
+//
+// Without it, the path was found by a second BFS up to the violation
+// (discoverers, still the way of a search resumed from a checkpoint): the
+// deadlock of Maekawa N=4 grid took 1.94 s to show on two workers, 0.82 s
+// with the log (2.45 s and 1.31 s on one). On a search that passes, the
+// log costs its memory (about 2 bytes a state) and few instructions
+// (callgrind, centralized N=6 R=2 on one worker: 10.05 G with it, 10.24 G
+// without, a difference within the runtime's own); paired wall times
+// read 0.96-1.07x, within this machine's noise.
+type parentLog struct {
+	kids, acts logBytes
+	total      uint64 // the new states the kids logged count
+	// The counts and indices of 255 or more, by position.
+	bigKids, bigActs map[uint64]uint32
+}
+
+// logBytes is a byte log in chunks of logChunk bytes: its first 4 MB on
+// the heap, the rest from a region (region.go), mapped apart on huge
+// pages and counted against the Go memory limit, so that a large log
+// (RA N=4 R=2: 108 MB) does not raise the collector's goal. RA N=4 R=2
+// on two workers peaked at 1.35 GB RSS so, 1.37 GB with the log all on
+// the heap (one run each), about 1.23 GB without a log.
+type logBytes struct {
+	chunks [][]byte
+	n      uint64
+	mem    region
+}
+
+const logChunk = 64 << 10
+
+// logOnHeap is the log's bytes taken from the heap before its region.
+const logOnHeap = 4 << 20
+
+func (b *logBytes) add(v byte) {
+	if b.n%logChunk == 0 {
+		b.grow()
+	}
+	b.chunks[b.n/logChunk][b.n%logChunk] = v
+	b.n++
+}
+
+func (b *logBytes) grow() {
+	if b.n < logOnHeap {
+		b.chunks = append(b.chunks, make([]byte, logChunk))
+		return
+	}
+	b.mem.reserve()
+	b.chunks = append(b.chunks, b.mem.take(logChunk))
+}
+
+func (b *logBytes) at(i uint64) byte { return b.chunks[i/logChunk][i%logChunk] }
+
+func newParentLog() *parentLog {
+	return &parentLog{bigKids: map[uint64]uint32{}, bigActs: map[uint64]uint32{}}
+}
+
+// expanded notes that the next state in BFS order had kids new states.
+func (l *parentLog) expanded(kids int) {
+	if l == nil {
+		return
+	}
+	l.total += uint64(kids)
+	if kids >= 255 {
+		l.bigKid(kids)
+		kids = 255
+	}
+	l.kids.add(byte(kids))
+}
+
+// found notes that the next new state was made by its parent's action a.
+func (l *parentLog) found(a int) {
+	if a >= 255 {
+		l.bigAct(a)
+		a = 255
+	}
+	l.acts.add(byte(a))
+}
+
+func (l *parentLog) bigAct(a int) { l.bigActs[l.acts.n] = uint32(a) }
+
+func (l *parentLog) bigKid(k int) { l.bigKids[l.kids.n] = uint32(k) }
+
+func (l *parentLog) kidsAt(p uint64) uint64 {
+	if k := l.kids.at(p); k < 255 {
+		return uint64(k)
+	}
+	return uint64(l.bigKids[p])
+}
+
+func (l *parentLog) actAt(v uint64) int {
+	if a := l.acts.at(v - 1); a < 255 {
+		return int(a)
+	}
+	return int(l.bigActs[v-1])
+}
+
+// release gives the log's mapped memory back; the log is not read again.
+func (l *parentLog) release() {
+	if l == nil {
+		return
+	}
+	l.kids.mem.free()
+	l.acts.mem.free()
+	l.kids, l.acts = logBytes{}, logBytes{}
+}
+
+// bytes is the log's memory.
+func (l *parentLog) bytes() uint64 {
+	if l == nil {
+		return 0
+	}
+	return uint64(len(l.kids.chunks)+len(l.acts.chunks))*logChunk + uint64(len(l.bigKids)+len(l.bigActs))*16
+}
+
+// path returns the action indices that lead from the initial state to
+// state v, and false when the log does not reach v (its parent was not
+// logged). One pass over the log, from its end down.
+func (l *parentLog) path(v uint64) ([]int, bool) {
+	var acts []int
+	// end is one past the number of the last new state of the states
+	// up to p: new states are numbered from 1. (A search stopped inside
+	// an expansion logged new states of a state whose count it did not.)
+	end := 1 + l.total
+	if v >= end {
+		return nil, false
+	}
+	for p := l.kids.n; p > 0 && v > 0; {
+		p--
+		start := end - l.kidsAt(p)
+		if v >= start {
+			acts = append(acts, l.actAt(v))
+			v = p
+		}
+		end = start
+	}
+	if v != 0 {
+		return nil, false
+	}
+	for i, j := 0, len(acts)-1; i < j; i, j = i+1, j-1 {
+		acts[i], acts[j] = acts[j], acts[i]
+	}
+	return acts, true
+}
+
+// replayPath is the path of keys from the initial state along the action
+// indices acts, each taken among the actions the search lists (its
+// expander's: reduced by persistent sets, successors made canonical
+// under symmetry, as the search made them).
+func (sp *Spec[S, M]) replayPath(acts []int) []uint64 {
+	x := newExpander(sp, sp.newStore())
+	fp, enc := x.initial()
+	path := make([]uint64, 0, len(acts)+1)
+	path = append(path, key(fp))
+	for _, a := range acts {
+		x.load(fp, enc)
+		x.makeSuccessors(func(uint64) {}, 0, false)
+		sc := x.successor(a)
+		fp, enc = sc.fp, x.encodeOf(sc.at)
+		path = append(path, key(fp))
+	}
+	return path
+}

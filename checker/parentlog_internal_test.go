@@ -1,0 +1,107 @@
+package checker
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/coordcheck/coordcheck/invariants"
+	"github.com/coordcheck/coordcheck/model"
+	"github.com/coordcheck/coordcheck/protocols/centralized"
+	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
+)
+
+// The log finds each state's parent by counting: state 0 made states 1
+// and 2 (actions 0 and 3), state 1 made 3 (action 1), state 2 made none,
+// state 3 made 300 states (4 .. 303, the last by action 299), whose
+// count and index are kept apart from the bytes.
+func TestParentLogPaths(t *testing.T) {
+	l := newParentLog()
+	l.found(0)
+	l.found(3)
+	l.expanded(2)
+	l.found(1)
+	l.expanded(1)
+	l.expanded(0)
+	for a := range 300 {
+		l.found(a)
+	}
+	l.expanded(300)
+	cases := map[uint64][]int{0: nil, 1: {0}, 2: {3}, 3: {0, 1}, 4: {0, 1, 0}, 303: {0, 1, 299}}
+	for v, want := range cases {
+		got, ok := l.path(v)
+		require.True(t, ok, "state %d", v)
+		require.Equal(t, want, got, "state %d", v)
+	}
+	_, ok := l.path(304)
+	require.False(t, ok, "no state 304 was logged")
+
+	// A search stopped inside an expansion logged new states whose
+	// parent's count it did not: they are past the log's reach.
+	l.found(7)
+	_, ok = l.path(304)
+	require.False(t, ok)
+	got, _ := l.path(303)
+	require.Equal(t, []int{0, 1, 299}, got)
+}
+
+// A BFS that keeps no parents takes its counterexample's path from the
+// parent log, on one worker and on two, and the counterexample is the one
+// the second search the log replaces (pathTo) gives: the same first
+// discoverers. Checked on a mutual-exclusion violation (12 steps), a
+// deadlock under max-depth; and centralized's deadlock after a crash,
+// with symmetry reduction (the path holds representatives).
+func TestParentLogGivesTheSecondSearchsPath(t *testing.T) {
+	spec := func(faults string) *Spec[ra.State, ra.Msg] {
+		f, err := model.ParseFaults(faults)
+		require.NoError(t, err)
+		p := ra.New(3, 1)
+		p.Clocks = ra.SPIN
+		return &Spec[ra.State, ra.Msg]{
+			System:     model.MustNewSystem[ra.State, ra.Msg](p, model.Config{Faults: f}),
+			Invariants: []Invariant[ra.State, ra.Msg]{invariants.MutualExclusion[ra.State, ra.Msg](p)},
+			Deadlock:   true,
+		}
+	}
+	cases := []struct {
+		faults string
+		opts   Options
+		steps  int
+	}{
+		{"dup=1", Options{}, 12},
+		{"crash=1", Options{MaxDepth: 7}, 6},
+	}
+	for _, c := range cases {
+		for _, workers := range []int{1, 2} {
+			sp := spec(c.faults)
+			opts := c.opts
+			opts.Workers = workers
+			var logged []bool
+			opts.loggedPath = func(ok bool) { logged = append(logged, ok) }
+			rep := sp.Check(opts)
+			require.Equal(t, Violated, rep.Verdict, "%s %d workers: %s %s", c.faults, workers, rep.Bound, rep.Error)
+			require.Equal(t, []bool{true}, logged, "%s %d workers: the path came from the log", c.faults, workers)
+			require.Len(t, rep.Counterexample.Steps, c.steps)
+
+			opts.noParentLog, opts.loggedPath = true, nil
+			again := sp.Check(opts)
+			require.Equal(t, again.Counterexample, rep.Counterexample, "%s %d workers", c.faults, workers)
+		}
+	}
+
+	f, err := model.ParseFaults("crash=1")
+	require.NoError(t, err)
+	p := centralized.New(3, 1)
+	cfg := model.Config{Faults: f}
+	sp := SpecOf(model.MustNewSystem[centralized.State, centralized.Msg](p, cfg), centralized.Properties(p, cfg))
+	for _, workers := range []int{1, 2} {
+		var logged []bool
+		opts := Options{Symmetry: true, SkipLiveness: true, Workers: workers, loggedPath: func(ok bool) { logged = append(logged, ok) }}
+		rep := sp.Check(opts)
+		require.Equal(t, Violated, rep.Verdict, "%s %s", rep.Bound, rep.Error)
+		require.Equal(t, []bool{true}, logged)
+		require.Len(t, rep.Counterexample.Steps, 4)
+		opts.noParentLog, opts.loggedPath = true, nil
+		require.Equal(t, sp.Check(opts).Counterexample, rep.Counterexample)
+	}
+}
