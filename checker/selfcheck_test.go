@@ -274,3 +274,30 @@ func TestSelfCheckRefusesAWrongDigest(t *testing.T) {
 	require.Equal(t, "a node moved", rep.Counterexample.Detail)
 	require.Len(t, rep.Counterexample.Steps, 1)
 }
+
+// A split invariant whose Verdict disagrees with Holds only past the
+// self-check's states is caught by the search: a violation that names the
+// disagreement, never a pass.
+func TestSearchReportsADigestDisagreement(t *testing.T) {
+	sp := raSpec(3, 1, model.Config{})
+	rounds := func(_ model.NodeID, s ra.State) uint32 { return uint32(s.Rounds) }
+	// Verdict says no once every node has been in its critical section,
+	// which only the deepest states show; Holds always says yes.
+	allDone := func(d []uint32, _ uint64) bool {
+		for _, v := range d {
+			if v == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	always := func(*model.World[ra.State, ra.Msg]) (bool, string) { return true, "" }
+	sp.Invariants = []checker.Invariant[ra.State, ra.Msg]{{Name: "split", Holds: always, Digest: rounds, Verdict: allDone}}
+	for _, workers := range []int{1, 2} {
+		rep := sp.Check(checker.Options{Workers: workers})
+		require.Equal(t, checker.Violated, rep.Verdict, rep.Error)
+		require.Equal(t, "split", rep.Counterexample.Property)
+		require.Equal(t, "the invariant's Verdict finds it violated but its Holds finds it holds: the two must agree (property.Invariant.Digest)",
+			rep.Counterexample.Detail)
+	}
+}

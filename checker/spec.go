@@ -119,15 +119,19 @@ func (sp *Spec[S, M]) judgeLoaded(w *model.World[S, M], acts []model.Action, ids
 			}
 			continue
 		}
+		verdictNo := false // Verdict, on the digests, found it violated
 		if inv.Digest != nil && ids != nil {
-			if d := ids.Digests(j - 1); d != nil && inv.Verdict(d, w.Down) {
-				continue
+			if d := ids.Digests(j - 1); d != nil {
+				if inv.Verdict(d, w.Down) {
+					continue
+				}
+				verdictNo = true
 			}
 		}
 		if ok, detail := inv.Holds(w); !ok {
 			return inv.Name, detail, ""
 		}
-		if inv.Digest != nil && ids != nil {
+		if verdictNo {
 			return inv.Name, "the invariant's Verdict finds it violated but its Holds finds it holds: " +
 				"the two must agree (property.Invariant.Digest)", ""
 		}
