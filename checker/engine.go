@@ -667,21 +667,30 @@ func logsParents(opts *Options, mode livenessMode) bool {
 // logPath takes the counterexample's path from the parent log, when the
 // search kept one that reaches the violating state.
 func (r *run[S, M]) logPath() {
-	if r.path != nil || r.plog == nil {
-		return
+	if r.path == nil {
+		r.path = r.logPathTo(r.badNum, r.badFP)
 	}
-	acts, ok := r.plog.path(r.badNum)
+}
+
+// logPathTo is the path of keys to state number num (in BFS order), of
+// fingerprint fp, from the parent log; nil when the search kept no log
+// or the log does not reach it.
+func (r *run[S, M]) logPathTo(num, fp uint64) []uint64 {
+	if r.plog == nil {
+		return nil
+	}
+	acts, ok := r.plog.path(num)
 	if r.opts.loggedPath != nil {
 		r.opts.loggedPath(ok)
 	}
 	if !ok {
-		return
+		return nil
 	}
 	path := r.sp.replayPath(acts)
-	if path[len(path)-1] != key(r.badFP) {
-		panic(fmt.Sprintf("checker: the parent log's path leads to %#x, not to the violating state %#x", path[len(path)-1], key(r.badFP)))
+	if path[len(path)-1] != key(fp) {
+		panic(fmt.Sprintf("checker: the parent log's path leads to %#x, not to state %#x", path[len(path)-1], key(fp)))
 	}
-	r.path = path
+	return path
 }
 
 // conclude fills in the report once the search has ended: the counts, the
@@ -716,8 +725,8 @@ func (r *run[S, M]) conclude() *Report {
 				live = sp.lassoTrace(seen, g, l)
 			}
 		case r.term != nil:
-			if p, node, fp, ok := r.term.first(); ok {
-				live = sp.terminalTrace(seen, p, node, fp)
+			if p, node, fp, pos, ok := r.term.first(); ok {
+				live = sp.terminalTrace(seen, p, node, fp, r.logPathTo(pos, fp))
 			}
 		}
 	}

@@ -525,16 +525,25 @@ func (sp *Spec[S, M]) lassoTrace(seen *fpSet, g *graph, l *lasso) *Trace {
 }
 
 // terminalTrace is the trace of a run that ends in the terminal state fp
-// with node pending for property prop.
-func (sp *Spec[S, M]) terminalTrace(seen *fpSet, prop int, node model.NodeID, fp uint64) *Trace {
-	return sp.lassoPath(seen, prop, node, key(fp), nil, nil)
+// with node pending for property prop; path is the path of keys to it,
+// or nil for lassoPath to find (pathTo).
+func (sp *Spec[S, M]) terminalTrace(seen *fpSet, prop int, node model.NodeID, fp uint64, path []uint64) *Trace {
+	return sp.lassoPathFrom(seen, prop, node, key(fp), path, nil, nil)
 }
 
 // lassoPath rebuilds a lasso's trace: the path of parents to the entry
 // state (a key), then the cycle's states (keys), each step of the cycle
 // taken by an action of its fairness class (0: any action).
 func (sp *Spec[S, M]) lassoPath(seen *fpSet, prop int, node model.NodeID, entry uint64, cycle, classes []uint64) *Trace {
-	path := sp.pathTo(seen, entry)
+	return sp.lassoPathFrom(seen, prop, node, entry, nil, cycle, classes)
+}
+
+// lassoPathFrom is lassoPath along path, the keys from the initial state
+// to the entry, when it is known (nil: found by pathTo).
+func (sp *Spec[S, M]) lassoPathFrom(seen *fpSet, prop int, node model.NodeID, entry uint64, path, cycle, classes []uint64) *Trace {
+	if path == nil {
+		path = sp.pathTo(seen, entry)
+	}
 	r := newReplayer(sp)
 	follow := func(want uint64, class uint64) {
 		ok := r.step(func(a model.Action, next *model.World[S, M]) bool {
@@ -600,13 +609,14 @@ func (t *terminals) merge(u *terminals) {
 
 // first returns the violation findLasso would report on the full graph:
 // the first property, then the first node, with a pending terminal state.
-func (t *terminals) first() (prop int, node model.NodeID, fp uint64, ok bool) {
+// pos is the state's number in BFS order.
+func (t *terminals) first() (prop int, node model.NodeID, fp, pos uint64, ok bool) {
 	for k, fp := range t.fps {
 		if fp != 0 {
-			return k / t.n, model.NodeID(k % t.n), fp, true
+			return k / t.n, model.NodeID(k % t.n), fp, t.pos[k], true
 		}
 	}
-	return 0, 0, 0, false
+	return 0, 0, 0, 0, false
 }
 
 func lassoDetail(node model.NodeID, loop, steps int, cycle bool) string {

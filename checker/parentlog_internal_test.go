@@ -8,6 +8,7 @@ import (
 	"github.com/coordcheck/coordcheck/invariants"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/protocols/centralized"
+	"github.com/coordcheck/coordcheck/protocols/maekawa"
 	ra "github.com/coordcheck/coordcheck/protocols/ricartagrawala"
 )
 
@@ -101,6 +102,30 @@ func TestParentLogGivesTheSecondSearchsPath(t *testing.T) {
 		require.Equal(t, Violated, rep.Verdict, "%s %s", rep.Bound, rep.Error)
 		require.Equal(t, []bool{true}, logged)
 		require.Len(t, rep.Counterexample.Steps, 4)
+		opts.noParentLog, opts.loggedPath = true, nil
+		require.Equal(t, sp.Check(opts).Counterexample, rep.Counterexample)
+	}
+}
+
+// The graph-free liveness check's trace to a terminal state where a node
+// still waits takes its path from the parent log too: Maekawa N=3, whose
+// deadlock, the no-deadlock check left out, leaves processes waiting
+// forever in a state graph with no cycle.
+func TestParentLogGivesTheTerminalTracesPath(t *testing.T) {
+	p, err := maekawa.New(3, 1, maekawa.AllSets(3))
+	require.NoError(t, err)
+	set := maekawa.Properties(p, model.Config{})
+	set.Deadlock = false
+	sp := SpecOf(model.MustNewSystem[maekawa.State, maekawa.Msg](p, model.Config{}), set)
+	for _, workers := range []int{1, 2} {
+		var logged []bool
+		opts := Options{Workers: workers, loggedPath: func(ok bool) { logged = append(logged, ok) }}
+		rep := sp.Check(opts)
+		require.Equal(t, Violated, rep.Verdict, "%s %s", rep.Bound, rep.Error)
+		require.Equal(t, "acyclic", rep.Liveness)
+		require.Equal(t, invariants.StarvationFreedomName, rep.Counterexample.Property)
+		require.Len(t, rep.Counterexample.Steps, 15)
+		require.Equal(t, []bool{true}, logged, "%d workers: the path came from the log", workers)
 		opts.noParentLog, opts.loggedPath = true, nil
 		require.Equal(t, sp.Check(opts).Counterexample, rep.Counterexample)
 	}
