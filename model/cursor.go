@@ -273,8 +273,11 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	h := uint64(a.Kind)*hashTime ^ uint64(c.node[a.Node])*hashNode
 	switch a.Kind {
 	case ActInput:
-		for i := 0; i < len(a.Input); i++ {
-			h = (h ^ uint64(a.Input[i])) * hashPoly
+		// The input's length and three of its bytes choose the entry; the
+		// entry's key holds the whole input (e.input below). Hashed byte by
+		// byte, inputs were 1.3% of centralized N=6 R=2's instructions.
+		if k := len(a.Input); k > 0 {
+			h = (h ^ uint64(k) ^ uint64(a.Input[0])<<8 ^ uint64(a.Input[k/2])<<16 ^ uint64(a.Input[k-1])<<24) * hashPoly
 		}
 	case ActFire:
 		arg = uint32(a.Timer)
