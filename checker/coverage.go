@@ -140,24 +140,25 @@ func (x *expander[S, M]) kindIndex(t *kindTable, a model.Action) int32 {
 // the step had it at hand, so that a step the memo serves again is
 // counted without its message being read: its kind is a function of the
 // step's key, as msgKey's is of the message (a collision of 64-bit keys
-// could only misname a count).
+// could only misname a count). A tag of this table's id (never 0) was
+// left by countNoting on a step the memo served (a step Apply took has no
+// tag). Small enough to be inlined into the search's loop.
 func (x *expander[S, M]) countStep(t *kindTable, a *model.Action, at int) {
-	st := &x.stepped[at]
-	if tag := st.Tag(); tag>>32 == t.id && st.Ref() != 0 {
+	if tag := x.stepped[at].Tag(); tag>>32 == t.id {
 		t.counts[uint32(tag)-1]++
 		return
 	}
-	x.countNoting(t, *a, st.Ref())
+	x.countNoting(t, a, at)
 }
 
-// countNoting is count, leaving the kind's index on the memo's entry ref
-// (when not 0) for countStep. It is kept out of the search's loop, which
-// it seldom runs.
+// countNoting is count for the successor in slot at, leaving the kind's
+// index on the memo's entry of its step (when the memo served it) for
+// countStep. It is kept out of the search's loop, which it seldom runs.
 //
 //go:noinline
-func (x *expander[S, M]) countNoting(t *kindTable, a model.Action, ref model.MemoRef) {
-	i := x.kindIndex(t, a)
-	if ref != 0 {
+func (x *expander[S, M]) countNoting(t *kindTable, a *model.Action, at int) {
+	i := x.kindIndex(t, *a)
+	if ref := x.stepped[at].Ref(); ref != 0 {
 		x.ids.SetMemoTag(ref, t.id<<32|uint64(i+1))
 	}
 	t.counts[i]++

@@ -282,9 +282,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	// Made once the search has grown (a small search needs no cache), and
 	// not when a liveness check needs the number of each successor found.
 	var recent recentFPs
-	prefetch := seen.prefetch
-	var prefetchRecent func(fp uint64) // running ahead: the recent cache's slot only
-	var stop string                    // the bound a poll reached
+	prefetch := prefetcher{seen: seen}
+	var prefetchRecent prefetcher // running ahead: the recent cache's slot only
+	var stop string               // the bound a poll reached
 	// next is the number of the state popped next, under BFS: states are
 	// numbered as they are inserted, and the queue gives them back in that
 	// order (the state graph numbers them so; seen.id would find it again).
@@ -351,7 +351,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				px.countStep(r.cov, &px.acts[i], sc.at)
 				var v uint32
 				added := false
-				if recent == nil || !recent.has(key(sc.fp)) {
+				if recent == nil || !px.recentHit(recent, i) {
 					v, added = seen.insertID(sc.fp, key(pendFP))
 					if recent != nil {
 						recent.put(key(sc.fp))
@@ -436,10 +436,13 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			// 6.2 M of RA N=4 R=1's 7.7 M) cost as much again: one more
 			// prefetch a successor took 1.06x the time.
 			for i := range x.acts {
-				if fp := x.fps[i]; !recent.has(key(fp)) {
-					seen.prefetch(fp)
+				hit := recent.has(key(x.fps[i]))
+				x.hits[i] = hit
+				if !hit {
+					seen.prefetch(x.fps[i])
 				}
 			}
+			x.hitsKnown = true
 		}
 		if depth > rep.Depth {
 			rep.Depth = depth
@@ -486,12 +489,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		}
 		if recent == nil && term == nil && g == nil && seen.n >= recentAfter {
 			recent = newRecentFPs()
-			prefetch = func(fp uint64) {
-				seen.prefetch(fp)
-				recent.prefetch(key(fp))
-			}
+			prefetch = prefetcher{seen: seen, recent: recent}
 			if ahead {
-				prefetchRecent = func(fp uint64) { recent.prefetch(key(fp)) }
+				prefetchRecent = prefetcher{recent: recent}
 				xs[1] = newExpander(sp, r.store)
 				xs[1].ids.ShareCaches(xs[0].ids)
 			}
@@ -779,16 +779,20 @@ type expander[S, M any] struct {
 	// of a search are states already visited, never made nor stored.
 	lazy    []bool
 	stepped []model.Stepped
-	stored  [][]byte              // the stored form of each successor made
-	fps     []uint64              // successors' fingerprints, by slot
-	closes  []bool                // whether each may close a cycle (makeSuccessors, ranked)
-	ranked  bool                  // whether makeSuccessors measured closes
-	buf     []byte                // a successor's stored form (encodeOf)
-	canon   []byte                // under symmetry, a canonical encoding
-	rep     model.World[S, M]     // and the world it encodes
-	sym     *model.Symmetry[S, M] // nil unless the search reduces by symmetry
-	por     *model.Reducer[S, M]  // nil unless the search expands persistent sets
-	_       lines.Pad
+	stored  [][]byte // the stored form of each successor made
+	fps     []uint64 // successors' fingerprints, by slot
+	closes  []bool   // whether each may close a cycle (makeSuccessors, ranked)
+	// hits[i]: the recent cache held successor i's fingerprint when its
+	// slot was prefetched (the serial search running ahead; hitsKnown).
+	hits      []bool
+	hitsKnown bool
+	ranked    bool                  // whether makeSuccessors measured closes
+	buf       []byte                // a successor's stored form (encodeOf)
+	canon     []byte                // under symmetry, a canonical encoding
+	rep       model.World[S, M]     // and the world it encodes
+	sym       *model.Symmetry[S, M] // nil unless the search reduces by symmetry
+	por       *model.Reducer[S, M]  // nil unless the search expands persistent sets
+	_         lines.Pad
 }
 
 // newExpander makes an expander of the states of st, the search's store.
@@ -833,6 +837,19 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	}
 	x.slots(max(2, len(x.acts)))
 	clear(x.lazy) // the last state's successors are gone with it
+	x.hitsKnown = false
+}
+
+// recentHit reports whether recent holds successor i's fingerprint: as
+// the prefetch pass found it, when it looked (a second look cost as much
+// again, and finds more only when a sibling of the same state put the
+// same fingerprint there since: the visited set then finds it instead),
+// else looking now.
+func (x *expander[S, M]) recentHit(recent recentFPs, i int) bool {
+	if x.hitsKnown {
+		return x.hits[i]
+	}
+	return recent.has(key(x.fps[i]))
 }
 
 // slots makes room for n successors, on cache lines of the worker's own
@@ -848,6 +865,7 @@ func (x *expander[S, M]) slots(n int) {
 	x.stored = grownOwn(x.stored, n)
 	x.fps = grownOwn(x.fps, n)
 	x.closes = grownOwn(x.closes, n)
+	x.hits = grownOwn(x.hits, n)
 }
 
 // grownOwn is s grown to length n, on cache lines of its own.
@@ -918,14 +936,33 @@ type successor struct {
 // successors itself: through an iterator (range over a function), each
 // successor was a call of the loop's body, its variables reached through
 // the closure (ring N=10, one worker: 0.97x the time without).
-func (x *expander[S, M]) makeSuccessors(prefetch func(fp uint64), rank uint64, ranked bool) {
+func (x *expander[S, M]) makeSuccessors(pf prefetcher, rank uint64, ranked bool) {
 	x.ranked = ranked && x.sys.Ranked()
 	for i := range x.acts {
 		x.fps[i] = x.stepTo(i, i)
-		prefetch(x.fps[i])
+		pf.fetch(x.fps[i])
 		if x.ranked {
 			x.closes[i] = x.rankAfter(i, rank) >= rank
 		}
+	}
+}
+
+// prefetcher is what makeSuccessors asks for as each successor's
+// fingerprint is known: the slot of the visited set, when seen is set,
+// and the pair of the recent cache, when recent is. (A func value, it was
+// an indirect call for each successor.)
+type prefetcher struct {
+	seen   *fpSet
+	recent recentFPs
+}
+
+// fetch asks for fp's lines.
+func (p prefetcher) fetch(fp uint64) {
+	if p.seen != nil {
+		p.seen.prefetch(fp)
+	}
+	if p.recent != nil {
+		p.recent.prefetch(key(fp))
 	}
 }
 

@@ -582,15 +582,11 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 			w.term.note(fp, lv.base+k)
 		}
 	}
-	probe := lv.probe || w.term != nil
-	prefetch := func(fp uint64) {
-		k := key(fp)
-		if probe { // else the visited set is not read until merge
-			w.r.seen.prefetch(k)
-		}
-		w.recent.prefetch(k)
+	pf := prefetcher{recent: w.recent}
+	if lv.probe || w.term != nil { // else the visited set is not read until merge
+		pf.seen = w.r.seen
 	}
-	x.makeSuccessors(prefetch, rank, w.term != nil)
+	x.makeSuccessors(pf, rank, w.term != nil)
 	for j := range x.acts {
 		sc := x.successor(j)
 		nfp := key(sc.fp)
@@ -600,7 +596,7 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		// it is neither probed nor recorded again.
 		recorded := w.recent.has(nfp)
 		old := false
-		if probe && !recorded {
+		if pf.seen != nil && !recorded {
 			old = w.r.seen.has(nfp)
 			w.probed++
 			if old {
