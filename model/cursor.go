@@ -35,6 +35,8 @@ type Cursor[S, M any] struct {
 	// armed; idle, when besides no message is on its way to it: no
 	// action of the loaded world is node i's (Actions passes it over).
 	quiet, idle uint64
+	// part is Step's scratch: the new parts of the links a step changes.
+	part [maxTouched]uint64
 	// dig holds the loaded nodes' digests (Store.SetDigests): the j-th
 	// of node i at dig[j*n+i], so that each digest's are side by side.
 	dig []uint32
@@ -84,14 +86,20 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 	}
 	c.loaded = w
 	w.Nodes, w.Timers = resize(w.Nodes, n), resize(w.Timers, n)
-	for i := range n {
-		id := binary.LittleEndian.Uint32(vec[4*i:])
-		if same && c.node[i] == id {
+	// Each slice resliced to n, and the ids read 4 bytes at a time off
+	// their own slice, so that the loop makes no bounds checks.
+	node, nodePart, inputs := c.node[:n], c.nodePart[:n], c.inputs[:n]
+	nodes, timers := w.Nodes[:n], w.Timers[:n]
+	ids := vec[:4*n]
+	for i := 0; i < len(node) && len(ids) >= 4; i++ {
+		id := binary.LittleEndian.Uint32(ids)
+		ids = ids[4:]
+		if same && node[i] == id {
 			continue
 		}
 		r := st.nodes.at(id)
-		c.node[i], c.nodePart[i], c.inputs[i] = id, r.part, r.inputs
-		w.Nodes[i], w.Timers[i] = r.s, r.timers
+		node[i], nodePart[i], inputs[i] = id, r.part, r.inputs
+		nodes[i], timers[i] = r.s, r.timers
 		for j, d := range r.digests {
 			c.dig[j*n+i] = d
 		}
@@ -310,11 +318,15 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 		sum += part - c.restPart
 	}
 	r.ref, r.tag = MemoRef(at<<32|uint64(e.serial)), e.tag
-	var part [maxTouched]uint64
+	// The sum takes each changed link's new part in place of its old one
+	// as the link changes; part holds the new parts, for a link changed
+	// twice (the cursor's, so that no array is cleared at every step).
+	part := &c.part
 	if a.Kind == ActDeliver {
 		p := int32(a.Node)*int32(n) + int32(from)
 		r.place[0] = p
 		r.link[0], part[0] = c.linkOp(c.linkAt[p], p, opRemove, arg)
+		sum += part[0] - c.linkPart[p]
 		r.n = 1
 	}
 	for j := range int(e.sends) {
@@ -330,17 +342,15 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 		for i < r.n && r.place[i] != p {
 			i++
 		}
-		cur := c.linkAt[p]
+		cur, old := c.linkAt[p], c.linkPart[p]
 		if i == r.n {
 			r.place[i] = p
 			r.n++
 		} else {
-			cur = r.link[i]
+			cur, old = r.link[i], part[i]
 		}
 		r.link[i], part[i] = c.linkOp(cur, p, opPush, e.msg[j])
-	}
-	for i := range r.n {
-		sum += part[i] - c.linkPart[r.place[i]]
+		sum += part[i] - old
 	}
 	return mix64(sum), true
 }
