@@ -539,7 +539,11 @@ func (w *levelWorker[S, M]) overAfterState(lv *levelRun, grew uint64) bool {
 		w.maxGrowth = grew
 	}
 	margin := uint64(lv.workers) * 2 * max(w.maxGrowth, 4<<10)
-	if !over(opts, lv.seenBytes+lv.held+lv.buffers()+margin) {
+	// The store too: the steps the workers take intern node states,
+	// messages and links as they go (the main worker's poll counts it; a
+	// worker that ran on while the main one waited for a core went past
+	// the bound by up to 80 KB on RA N=6).
+	if !over(opts, lv.seenBytes+w.r.store.Bytes()+lv.held+lv.buffers()+margin) {
 		return false
 	}
 	lv.halt(memoryBound(opts))
