@@ -262,6 +262,37 @@ func TestCursorMemoTagGoesWithItsStep(t *testing.T) {
 	require.Zero(t, c.MemoTag(again), "memoized again, with no note")
 }
 
+// The memo has two ways: two steps whose entries collide (a memo of one
+// pair: every step's) both stay memoized; a third takes the place of the
+// one of the two memoized longer ago, whatever was served since.
+func TestCursorMemoHasTwoWays(t *testing.T) {
+	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{})
+	c := model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone())
+	model.SetCursorMemoBits(c, 1) // one pair
+	vec, fp := c.AppendStored(nil, sys.Init())
+	var w model.World[chatState, chatMsg]
+	c.Load(vec, fp, &w)
+	acts := c.Actions(&w, nil)
+	require.GreaterOrEqual(t, len(acts), 3)
+	var r model.Stepped
+	step := func(a model.Action) model.MemoRef {
+		_, ok := c.Step(&w, &a, &r)
+		require.True(t, ok)
+		return r.Ref()
+	}
+	first, second := step(acts[0]), step(acts[1])
+	require.NotEqual(t, first>>32, second>>32, "the pair's two entries")
+	c.SetMemoTag(first, 1)
+	c.SetMemoTag(second, 2)
+	require.Equal(t, second, step(acts[1]), "both served again")
+	require.Equal(t, first, step(acts[0]))
+	third := step(acts[2])
+	require.Equal(t, first>>32, third>>32, "the older one's entry")
+	require.Zero(t, c.MemoTag(first), "replaced")
+	require.Equal(t, uint64(2), c.MemoTag(second), "kept, with its note")
+	require.Equal(t, second, step(acts[1]))
+}
+
 // Two cursors that share caches (ShareCaches) take their steps from one
 // memo: a step memoized through one serves the other, with its note, and
 // a step that takes the entry through the other is a new step to both
