@@ -142,7 +142,7 @@ func (x *expander[S, M]) kindIndex(t *kindTable, a model.Action) int32 {
 // step's key, as msgKey's is of the message (a collision of 64-bit keys
 // could only misname a count). A tag of this table's id (never 0) was
 // left by countNoting on a step the memo served (a step Apply took has no
-// tag). Small enough to be inlined into the search's loop.
+// tag), so the tag alone is checked.
 func (x *expander[S, M]) countStep(t *kindTable, a *model.Action, at int) {
 	if tag := x.stepped[at].Tag(); tag>>32 == t.id {
 		t.counts[uint32(tag)-1]++

@@ -841,10 +841,10 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 }
 
 // recentHit reports whether recent holds successor i's fingerprint: as
-// the prefetch pass found it, when it looked (a second look cost as much
-// again, and finds more only when a sibling of the same state put the
-// same fingerprint there since: the visited set then finds it instead),
-// else looking now.
+// the prefetch pass found it, when it looked (a second look would find
+// more only where a sibling of the same state put the same fingerprint
+// there since, and the visited set then finds it instead), else looking
+// now.
 func (x *expander[S, M]) recentHit(recent recentFPs, i int) bool {
 	if x.hitsKnown {
 		return x.hits[i]

@@ -229,24 +229,31 @@ func TestRestoreRefusesBadKeys(t *testing.T) {
 	require.NoError(t, model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone()).Restore(keys))
 }
 
+// memoCursor is a cursor on chatter's initial world with a memo of
+// 2^bits entries, the world's actions, and step, which takes one on the
+// cursor and returns its memo's name.
+func memoCursor(t *testing.T, bits uint) (*model.Cursor[chatState, chatMsg], []model.Action, func(model.Action) model.MemoRef) {
+	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{})
+	c := model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone())
+	model.SetCursorMemoBits(c, bits)
+	vec, fp := c.AppendStored(nil, sys.Init())
+	w := &model.World[chatState, chatMsg]{}
+	c.Load(vec, fp, w)
+	var r model.Stepped
+	step := func(a model.Action) model.MemoRef {
+		_, ok := c.Step(w, &a, &r)
+		require.True(t, ok)
+		return r.Ref()
+	}
+	return c, c.Actions(w, nil), step
+}
+
 // A note left on a memoized step (SetMemoTag) is read back while the step
 // holds its entry, and is gone once another step takes the entry: neither
 // the new step nor the old one, memoized again, has it.
 func TestCursorMemoTagGoesWithItsStep(t *testing.T) {
-	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{})
-	c := model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone())
-	model.SetCursorMemoBits(c, 0) // one entry
-	vec, fp := c.AppendStored(nil, sys.Init())
-	var w model.World[chatState, chatMsg]
-	c.Load(vec, fp, &w)
-	acts := c.Actions(&w, nil)
+	c, acts, step := memoCursor(t, 0) // one entry
 	require.GreaterOrEqual(t, len(acts), 2)
-	var r model.Stepped
-	step := func(a model.Action) model.MemoRef {
-		_, ok := c.Step(&w, &a, &r)
-		require.True(t, ok)
-		return r.Ref()
-	}
 	first := step(acts[0])
 	require.Zero(t, c.MemoTag(first))
 	c.SetMemoTag(first, 7)
@@ -266,20 +273,8 @@ func TestCursorMemoTagGoesWithItsStep(t *testing.T) {
 // pair: every step's) both stay memoized; a third takes the place of the
 // one of the two memoized longer ago, whatever was served since.
 func TestCursorMemoHasTwoWays(t *testing.T) {
-	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{})
-	c := model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone())
-	model.SetCursorMemoBits(c, 1) // one pair
-	vec, fp := c.AppendStored(nil, sys.Init())
-	var w model.World[chatState, chatMsg]
-	c.Load(vec, fp, &w)
-	acts := c.Actions(&w, nil)
+	c, acts, step := memoCursor(t, 1) // one pair
 	require.GreaterOrEqual(t, len(acts), 3)
-	var r model.Stepped
-	step := func(a model.Action) model.MemoRef {
-		_, ok := c.Step(&w, &a, &r)
-		require.True(t, ok)
-		return r.Ref()
-	}
 	first, second := step(acts[0]), step(acts[1])
 	require.NotEqual(t, first>>32, second>>32, "the pair's two entries")
 	c.SetMemoTag(first, 1)
