@@ -11,13 +11,19 @@
 #                                         per state, what coordcheck stores too
 #                                         (the fair comparison)
 #   pan COLL   -DNOREDUCE -DCOLLAPSE      state vectors collapsed into indices
+#   pan par1   -DNOREDUCE -DHC4 -DBFS_PAR SPIN's own parallel breadth-first
+#   pan parN                              search with hash compaction, on one
+#                                         core (-u1) and on every core (-uN):
+#                                         what the peer's second core gives on
+#                                         this machine (its RSS is the largest
+#                                         process's, the shared table included)
 #   cc 1       coordcheck, GOMAXPROCS=1, -workers 1
 #   cc all     coordcheck, every core (parallel BFS)
 #
 #   bench/spin-compare.sh              the standard rows (a few minutes)
 #   LONG=1 bench/spin-compare.sh       + RA N=4 R=2 (54 M states)
 #   ONLY=regex bench/spin-compare.sh   only the rows whose id matches
-#   MODES="full hc4" ...               only these pan modes (default: full hc4 coll)
+#   MODES="full hc4" ...               only these pan modes (default: full hc4 coll par1 parN)
 #   REPEAT=3 bench/spin-compare.sh     each command run 3 times, the runs of a row
 #                                      taken in turn (pan modes, cc 1, cc all, again),
 #                                      so that a slow phase of the machine falls on
@@ -26,7 +32,9 @@
 #
 # SPIN's models are ../shared/bench/spin/models (SPIN=dir overrides); the
 # pan flags are those of its run.sh (NOREDUCE: no partial-order reduction,
-# which it shows is ineffective on these models). coordcheck runs safety
+# which it shows is ineffective on these models). Before the table,
+# bench/cores prints what a second thread gains on this machine for four
+# kinds of work: read the two-worker columns against it. coordcheck runs safety
 # and deadlock only (-liveness=false), as pan -DSAFETY does. Needs spin, gcc
 # and /usr/bin/time; installs them with apt-get when missing. Run it on a
 # quiet machine: nothing else should be running beside it.
@@ -37,7 +45,7 @@ SPIN=${SPIN:-$ROOT/../shared/bench/spin}
 TLIM=${TLIM:-120}
 LONG=${LONG:-0}
 ONLY=${ONLY:-.}
-MODES=${MODES:-full hc4 coll}
+MODES=${MODES:-full hc4 coll par1 parN}
 REPEAT=${REPEAT:-1}
 OUT=${OUT:-$ROOT/bench/results}
 CORES=$(nproc)
@@ -62,7 +70,10 @@ row ce_n6_r2      central "-DN=6 -DR=2" "-m100000 -w24"     "centralized -n 6 -r
 row bu_n4         bully   "-DN=4 -DCAP=6" "-m100000 -c0 -w24" "bully -n 4 -faults crash=1@p3,restart=1 -exhaust"
 row cr_n10        changroberts "-DN=10" "-m100000 -w22"     "ringelection -n 10"
 
-declare -A modeflags=([full]="" [hc4]="-DHC4" [coll]="-DCOLLAPSE")
+declare -A modeflags=([full]="" [hc4]="-DHC4" [coll]="-DCOLLAPSE" [par1]="-DHC4 -DBFS_PAR" [parN]="-DHC4 -DBFS_PAR")
+declare -A modeargs=([par1]="-u1" [parN]="-u$CORES")
+# label M: the mode's name in the header.
+label() { if [ "$1" = parN ]; then echo "par$CORES"; else echo "$1"; fi; }
 
 # timed DIR LOG CMD...: runs CMD in DIR with its output in LOG, and prints
 # "wall_seconds peak_rss_MB" measured by /usr/bin/time.
@@ -77,17 +88,23 @@ timed() {
 median() { python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
 largest() { python3 -c 'import sys; print(max(map(int, sys.argv[1:])))' "$@"; }
 
+go build -o "$OUT/cores" "$HERE/cores"
+"$OUT/cores" -threads "$CORES"
+echo
 [ "$REPEAT" -gt 1 ] && echo "(each figure: the median wall time and the largest RSS of $REPEAT runs taken in turn)"
 printf '%-11s %12s' id states
-for m in $MODES; do printf ' | pan %-4s s    MB' "$m"; done
-printf ' | cc 1 s    MB  B/st | cc %d s    MB | cc1/HC4  cc%d/HC4  cc%d/cc1\n' "$CORES" "$CORES" "$CORES"
+for m in $MODES; do printf ' | pan %-4s s    MB' "$(label "$m")"; done
+printf ' | cc 1 s    MB  B/st | cc %d s    MB | cc1/HC4  cc%d/HC4  cc%d/cc1' "$CORES" "$CORES" "$CORES"
+has_par=0; [[ " $MODES " == *" par1 "* && " $MODES " == *" parN "* ]] && has_par=1
+[ "$has_par" = 1 ] && printf '  par%d/par1' "$CORES"
+echo
 for r in "${rows[@]}"; do
   IFS='|' read -r id model defs panargs ccargs <<<"$r"
   [[ $id =~ $ONLY ]] || continue
   d=$OUT/build/$id; rm -rf "$d"; mkdir -p "$d"; cp "$SPIN/models/$model.pml" "$d/"
   ( cd "$d" && spin $defs -a "$model.pml" >/dev/null )
   line=$(printf '%-11s' "$id")
-  sst=""; hc4=""
+  sst=""; hc4=""; par1=""; parn=""
   for m in $MODES; do
     ( cd "$d" && gcc -O2 -w -DSAFETY -DNOREDUCE ${modeflags[$m]} -DMEMLIM=20000 -o "pan-$m" pan.c )
   done
@@ -95,7 +112,7 @@ for r in "${rows[@]}"; do
   declare -A walls=() rsses=()
   for ((k = 0; k < REPEAT; k++)); do
     for m in $MODES; do
-      read -r wall rss < <(timed "$d" "pan-$m.log" timeout -s INT "$TLIM" "./pan-$m" $panargs)
+      read -r wall rss < <(timed "$d" "pan-$m.log" timeout -s INT "$TLIM" "./pan-$m" $panargs ${modeargs[$m]:-})
       walls[$m]+=" $wall"; rsses[$m]+=" $rss"
     done
     read -r wall rss < <(timed "$d" cc1.json env GOMAXPROCS=1 "$OUT/coordcheck" check $ccargs -liveness=false -workers 1 -json)
@@ -109,6 +126,8 @@ for r in "${rows[@]}"; do
     if [ "$st" != "$sst" ]; then echo "$id: pan $m stored $st states, not $sst (hash compaction loses states to collisions)" >&2; fi
     wall=$(median ${walls[$m]}); rss=$(largest ${rsses[$m]})
     [ "$m" = hc4 ] && hc4=$wall
+    [ "$m" = par1 ] && par1=$wall
+    [ "$m" = parN ] && parn=$wall
     line+=$(printf ' | %9s %6s' "$wall" "$rss")
   done
   w1=$(median ${walls[cc1]}); rss1=$(largest ${rsses[cc1]})
@@ -125,9 +144,11 @@ print(r["states"], round(r["table_bytes"]/max(r["states"],1),1))' "$d/cc1.json" 
   else
     line+=$(printf ' | %7s  %7s  %7s' - - "$(ratio "$wn" "$w1")")
   fi
+  [ "$has_par" = 1 ] && line+=$(printf '  %9s' "$(ratio "$parn" "$par1")")
   printf '%-11s %12s%s\n' "$id" "$(python3 -c 'import sys; print(f"{int(sys.argv[1]):,}")' "$sst" 2>/dev/null || echo "$sst")" "${line:11}"
 done
 echo "(wall seconds and peak RSS of the whole process, from /usr/bin/time; B/st = coordcheck's"
 echo " visited-table bytes per state; a ratio is how many times faster the left side is: HC4's"
-echo " time over coordcheck's, or one worker's over $CORES workers'; rows under 0.1 s are noise;"
+echo " time over coordcheck's, or one worker's over $CORES workers' (par$CORES/par1: pan's own, -u1 over"
+echo " -u$CORES); rows under 0.1 s are noise;"
 echo " every state count is checked equal across the columns, a mismatch is printed above)"
