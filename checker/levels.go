@@ -204,7 +204,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			}
 		}
 		if r.plog != nil {
-			logLevel(r.plog, fresh, popped)
+			logLevel(ws, r.plog, fresh, popped)
 		}
 		if viol.ok && viol.k <= popped && !r.found {
 			r.found, r.badFP, r.badNum, r.badProp, r.why = true, viol.fp, base+viol.k, viol.prop, viol.why
@@ -629,18 +629,54 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 
 // logLevel writes a level's expansion into the parent log: the new
 // states of each of its states up to popped (the last the one-worker
-// search expands), fresh being those new states in key order.
-func logLevel(l *parentLog, fresh []rec, popped uint64) {
-	i := 0
-	for k := uint64(0); k <= popped; k++ {
-		c := 0
-		for ; i < len(fresh) && fresh[i].key>>16 == k; i++ {
-			l.found(int(fresh[i].key & 0xffff))
-			c++
+// search expands), fresh being those new states in key order. The
+// workers write a range of the level's states each, straight into the
+// log's bytes (a pass over the level's records, which on one goroutine
+// took 13-19 ms of the 0.49 s ring N=10 and centralized N=6 R=2 take on
+// two workers).
+func logLevel[S, M any](ws []*levelWorker[S, M], l *parentLog, fresh []rec, popped uint64) {
+	n := popped + 1
+	m := sort.Search(len(fresh), func(i int) bool { return fresh[i].key>>16 > popped })
+	kids0, acts0 := l.kids.extend(n), l.acts.extend(uint64(m))
+	l.total += uint64(m)
+	nw := uint64(len(ws))
+	big := make([]bigLogged, nw)
+	runWorkers(ws, func(w *levelWorker[S, M], _ bool) string {
+		lo, hi := n*w.idx/nw, n*(w.idx+1)/nw
+		b := &big[w.idx]
+		i := sort.Search(m, func(i int) bool { return fresh[i].key>>16 >= lo })
+		for k := lo; k < hi; k++ {
+			c := 0
+			for ; i < m && fresh[i].key>>16 == k; i++ {
+				a := uint32(fresh[i].key & 0xffff)
+				if a >= 255 {
+					b.acts = append(b.acts, [2]uint64{acts0 + uint64(i), uint64(a)})
+					a = 255
+				}
+				l.acts.set(acts0+uint64(i), byte(a))
+				c++
+			}
+			if c >= 255 {
+				b.kids = append(b.kids, [2]uint64{kids0 + k, uint64(c)})
+				c = 255
+			}
+			l.kids.set(kids0+k, byte(c))
 		}
-		l.expanded(c)
+		return ""
+	})
+	for _, b := range big {
+		for _, v := range b.kids {
+			l.bigKids[v[0]] = uint32(v[1])
+		}
+		for _, v := range b.acts {
+			l.bigActs[v[0]] = uint32(v[1])
+		}
 	}
 }
+
+// bigLogged is what a worker of logLevel found of 255 or more: the
+// positions and values of kids counts and of action indices.
+type bigLogged struct{ kids, acts [][2]uint64 }
 
 // merge is phase 2's first half: the new states of the level, one record
 // each (its first discovery), sorted by key. With cut, records made by

@@ -54,13 +54,27 @@ func (b *logBytes) add(v byte) {
 }
 
 func (b *logBytes) grow() {
-	if b.n < logOnHeap {
+	if uint64(len(b.chunks))*logChunk < logOnHeap {
 		b.chunks = append(b.chunks, make([]byte, logChunk))
 		return
 	}
 	b.mem.reserve()
 	b.chunks = append(b.chunks, b.mem.take(logChunk))
 }
+
+// extend makes room for n more bytes, to be set (by several goroutines,
+// each its own bytes), and returns the position of the first.
+func (b *logBytes) extend(n uint64) uint64 {
+	at := b.n
+	for uint64(len(b.chunks))*logChunk < at+n {
+		b.grow()
+	}
+	b.n += n
+	return at
+}
+
+// set puts v at position i, which add or extend made room for.
+func (b *logBytes) set(i uint64, v byte) { b.chunks[i/logChunk][i%logChunk] = v }
 
 func (b *logBytes) at(i uint64) byte { return b.chunks[i/logChunk][i%logChunk] }
 

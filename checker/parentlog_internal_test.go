@@ -46,6 +46,52 @@ func TestParentLogPaths(t *testing.T) {
 	require.Equal(t, []int{0, 1, 299}, got)
 }
 
+// The level engine's log, written by several workers a range of states
+// each, holds the bytes, the large counts and indices, and the paths of
+// the log the one-worker search writes a state at a time; records past
+// popped are left out. States 0 to 4 make 2, 0, 300 (the last by action
+// 299), 1 and 1 new states, state 4 being past popped.
+func TestLevelLogIsTheSerialLog(t *testing.T) {
+	kids := []int{2, 0, 300, 1, 1}
+	var fresh []rec
+	for k, c := range kids {
+		for a := range c {
+			fresh = append(fresh, rec{fp: uint64(len(fresh) + 1), key: uint64(k)<<16 | uint64(a)})
+		}
+	}
+	const popped = 3
+	want := newParentLog()
+	for _, c := range kids[:popped+1] {
+		for a := range c {
+			want.found(a)
+		}
+		want.expanded(c)
+	}
+	for _, workers := range []int{1, 2, 3} {
+		ws := make([]*levelWorker[struct{}, struct{}], workers)
+		for i := range ws {
+			ws[i] = &levelWorker[struct{}, struct{}]{idx: uint64(i)}
+		}
+		got := newParentLog()
+		logLevel(ws, got, fresh, popped)
+		require.Equal(t, want.total, got.total, "workers %d", workers)
+		require.Equal(t, want.bigKids, got.bigKids, "workers %d", workers)
+		require.Equal(t, want.bigActs, got.bigActs, "workers %d", workers)
+		require.Equal(t, want.kids.n, got.kids.n)
+		require.Equal(t, want.acts.n, got.acts.n)
+		for i := range want.kids.n {
+			require.Equal(t, want.kids.at(i), got.kids.at(i), "kids byte %d, workers %d", i, workers)
+		}
+		for i := range want.acts.n {
+			require.Equal(t, want.acts.at(i), got.acts.at(i), "acts byte %d, workers %d", i, workers)
+		}
+		// State 302, the last of state 2's, which is state 0's second.
+		p, ok := got.path(302)
+		require.True(t, ok)
+		require.Equal(t, []int{1, 299}, p, "workers %d", workers)
+	}
+}
+
 // A BFS that keeps no parents takes its counterexample's path from the
 // parent log, on one worker and on two, and the counterexample is the one
 // the second search the log replaces (pathTo) gives: the same first
