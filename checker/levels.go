@@ -117,11 +117,11 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			}
 			return stop
 		}
-		for _, w := range ws {
-			clear(w.recent)
+		stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string {
+			clear(w.recent) // each worker its own: 512 KB, on its core
 			w.runs = w.runs[:0]
-		}
-		stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string { return w.expand(lv, main) })
+			return w.expand(lv, main)
+		})
 		if stop == "" && lv.why != "" { // another worker reached the memory bound
 			stop = lv.why
 		}
