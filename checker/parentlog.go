@@ -28,12 +28,16 @@ type parentLog struct {
 	bigKids, bigActs map[uint64]uint32
 }
 
-// logBytes is a byte log in chunks of logChunk bytes: its first 4 MB on
+// logBytes is a byte log in chunks of logChunk bytes: its first 256 KB on
 // the heap, the rest from a region (region.go), mapped apart on huge
 // pages and counted against the Go memory limit, so that a large log
 // (RA N=4 R=2: 108 MB) does not raise the collector's goal. RA N=4 R=2
 // on two workers peaked at 1.35 GB RSS so, 1.37 GB with the log all on
-// the heap (one run each), about 1.23 GB without a log.
+// the heap (one run each), about 1.23 GB without a log. The heap's part
+// was 4 MB, which took a page fault per 4 KB page: centralized N=6 R=2
+// on one worker took 2,876 faults so, 2,242 with 256 KB (a fault costs
+// about 12 us on the 2-core VM of the README's table, where a 2 MB huge
+// page costs as much as 10 to 30 small ones).
 type logBytes struct {
 	chunks [][]byte
 	n      uint64
@@ -42,8 +46,9 @@ type logBytes struct {
 
 const logChunk = 64 << 10
 
-// logOnHeap is the log's bytes taken from the heap before its region.
-const logOnHeap = 4 << 20
+// logOnHeap is the log's bytes taken from the heap before its region:
+// a small search maps none.
+const logOnHeap = 256 << 10
 
 func (b *logBytes) add(v byte) {
 	if b.n%logChunk == 0 {
