@@ -80,12 +80,16 @@ type queue struct {
 	// total. Kept one at a time, as they were, a queue that had shrunk
 	// from a wide level took new chunks again at the next one.
 	free [][]byte
-	// mem is where the chunks after the first come from, for the search's
-	// queue (opts set): a region (region.go) on huge pages, a fault per
-	// 2 MB where the heap's chunks took one per 4 KB, and again after the
-	// collector had let one go. One worker, page faults: Maekawa grid
-	// 6,703 against 9,233, RA N=4 R=1 4,214 against 6,445, centralized
-	// N=6 4,355 against 5,024. release gives it back.
+	// mem is where the chunks come from, for the search's queue (opts
+	// set): a region (region.go) on huge pages, a fault per 2 MB where
+	// the heap's chunks took one per 4 KB, and again after the collector
+	// had let one go. One worker, page faults: Maekawa grid 6,703
+	// against 9,233, RA N=4 R=1 4,214 against 6,445, centralized N=6
+	// 4,355 against 5,024. The first chunk came from the heap too, which
+	// zeroes a chunk it reuses, all 256 pages of it: centralized N=6 R=2
+	// took 2,269 faults so, 1,893 from the region; ring N=3 (31 states)
+	// 1,357 and 1,317, with 16.5 MB peak RSS against 18.4 MB. release
+	// gives it back.
 	mem region
 }
 
@@ -108,7 +112,7 @@ func (q *queue) push(depth int, fp uint64, enc []byte) {
 			reuse = q.spillLast()
 		}
 		if cap(reuse) < max(chunkSize, len(enc)+24) {
-			if len(enc)+24 <= chunkSize && len(q.chunks) > 0 && q.opts != nil {
+			if len(enc)+24 <= chunkSize && q.opts != nil {
 				q.mem.reserve()
 				reuse = q.mem.take(chunkSize)[:0]
 			} else {
