@@ -42,6 +42,7 @@ type Cursor[S, M any] struct {
 	dig []uint32
 
 	memo      []stepMemo // the steps taken, by node state and event
+	memoIn    []Input    // beside memo: the input of an ActInput entry
 	memoShift uint       // a step's entry is memo[hash>>memoShift]
 	serial    *uint32    // the steps memoized so far
 	linkOps   []linkOp   // the links made by a send or a delivery
@@ -183,7 +184,10 @@ func (r *Stepped) RankAfter(rank uint64) uint64 { return rank + r.rank }
 
 // stepMemo is a protocol step taken once on ids: the key (the node's
 // state's id, the event) and the result (the new state's id and part,
-// the messages sent). ok is false for a step Step leaves to Apply.
+// the messages sent). ok is false for a step Step leaves to Apply. An
+// input step's input is kept beside it (Cursor.memoIn): with no pointer
+// in it, the memo is memory the garbage collector does not scan, whose
+// untouched pages it does not fault in.
 type stepMemo struct {
 	node  uint32 // 0 when the entry is empty
 	arg   uint32 // the message delivered, or the timer fired
@@ -191,7 +195,6 @@ type stepMemo struct {
 	from  NodeID
 	ok    bool
 	sends uint8
-	input Input
 	next  uint32
 	part  uint64
 	// rank is the change of the measure (Ranked), all its sends
@@ -218,6 +221,7 @@ const cursorMemoBits = 13
 // of link and rest operations.
 func (c *Cursor[S, M]) makeCaches(bits uint) {
 	c.memo, c.memoShift, c.serial = make([]stepMemo, 1<<bits), 64-bits, new(uint32)
+	c.memoIn = make([]Input, 1<<bits)
 	c.linkOps = make([]linkOp, 1<<linkOpBits)
 	if c.sys.Config.History {
 		c.restOps = make([]restOp, 1<<restOpBits)
@@ -232,7 +236,7 @@ func (c *Cursor[S, M]) ShareCaches(other *Cursor[S, M]) {
 	if other.memo == nil {
 		other.makeCaches(cursorMemoBits)
 	}
-	c.memo, c.memoShift, c.serial = other.memo, other.memoShift, other.serial
+	c.memo, c.memoIn, c.memoShift, c.serial = other.memo, other.memoIn, other.memoShift, other.serial
 	c.linkOps, c.restOps = other.linkOps, other.restOps
 }
 
@@ -282,7 +286,7 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	switch a.Kind {
 	case ActInput:
 		// The input's length and three of its bytes choose the entry; the
-		// entry's key holds the whole input (e.input below). Hashed byte by
+		// entry's key holds the whole input (Cursor.holds). Hashed byte by
 		// byte, inputs were 1.3% of centralized N=6 R=2's instructions.
 		if k := len(a.Input); k > 0 {
 			h = (h ^ uint64(k) ^ uint64(a.Input[0])<<8 ^ uint64(a.Input[k/2])<<16 ^ uint64(a.Input[k-1])<<24) * hashPoly
@@ -303,7 +307,7 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	h = mix64(h ^ uint64(arg)*hashLink ^ uint64(from)*hashRest)
 	at := h >> c.memoShift
 	e := &c.memo[at]
-	if !e.holds(c.node[a.Node], a, arg, from) {
+	if !c.holds(at, c.node[a.Node], a, arg, from) {
 		e, at = c.memoPair(at, a, arg, from)
 	}
 	if !e.ok {
@@ -365,34 +369,34 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 //
 //go:noinline
 func (c *Cursor[S, M]) memoPair(at uint64, a *Action, arg uint32, from NodeID) (*stepMemo, uint64) {
-	e := &c.memo[at]
 	if len(c.memo) == 1 { // one entry (the tests' SetCursorMemoBits 0)
-		c.memoize(e, a, arg, from)
-		return e, at
+		return c.memoize(at, a, arg, from), at
 	}
-	o := &c.memo[at^1]
-	if o.holds(c.node[a.Node], a, arg, from) {
-		return o, at ^ 1
+	if c.holds(at^1, c.node[a.Node], a, arg, from) {
+		return &c.memo[at^1], at ^ 1
 	}
-	if o.serial-e.serial >= 1<<31 { // e is the newer: o goes
-		e, at = o, at^1
+	if c.memo[at^1].serial-c.memo[at].serial >= 1<<31 { // at's is the newer: the other goes
+		at ^= 1
 	}
-	c.memoize(e, a, arg, from)
-	return e, at
+	return c.memoize(at, a, arg, from), at
 }
 
-// holds reports whether e is the memo of step a of node state id on
-// event (arg, from).
-func (e *stepMemo) holds(id uint32, a *Action, arg uint32, from NodeID) bool {
-	return e.node == id && e.arg == arg && e.kind == a.Kind && e.from == from && (a.Kind != ActInput || e.input == a.Input)
+// holds reports whether memo entry at is the memo of step a of node
+// state id on event (arg, from).
+func (c *Cursor[S, M]) holds(at uint64, id uint32, a *Action, arg uint32, from NodeID) bool {
+	e := &c.memo[at]
+	return e.node == id && e.arg == arg && e.kind == a.Kind && e.from == from && (a.Kind != ActInput || c.memoIn[at] == a.Input)
 }
 
 // memoize takes step a of the loaded world's node a.Node (its state's id
-// is c.node[a.Node]) on event (arg, from), and makes e its memo.
-func (c *Cursor[S, M]) memoize(e *stepMemo, a *Action, arg uint32, from NodeID) {
+// is c.node[a.Node]) on event (arg, from), makes memo entry at its memo,
+// and returns the entry.
+func (c *Cursor[S, M]) memoize(at uint64, a *Action, arg uint32, from NodeID) *stepMemo {
 	sys, st := c.sys, c.st
 	id := c.node[a.Node]
-	e.node, e.arg, e.kind, e.from, e.input, e.ok = id, arg, a.Kind, from, a.Input, false
+	e := &c.memo[at]
+	c.memoIn[at] = a.Input
+	e.node, e.arg, e.kind, e.from, e.ok = id, arg, a.Kind, from, false
 	*c.serial++
 	e.serial, e.tag = *c.serial, 0
 	rec := st.nodes.at(id)
@@ -414,7 +418,7 @@ func (c *Cursor[S, M]) memoize(e *stepMemo, a *Action, arg uint32, from NodeID) 
 		panic("model: " + a.Kind.String() + " step of " + a.Node.String() + " changed the state it was given; Step must return a changed copy")
 	}
 	if len(sys.out.sends) > memoSends {
-		return
+		return e
 	}
 	e.recs = 0
 	if sys.Config.History && len(sys.out.outputs) > 0 {
@@ -440,6 +444,7 @@ func (c *Cursor[S, M]) memoize(e *stepMemo, a *Action, arg uint32, from NodeID) 
 		}
 	}
 	e.ok = true
+	return e
 }
 
 // linkOp returns the link, and its part, that link (at place p; 0 when
