@@ -108,6 +108,7 @@ func (sp *Spec[S, M]) CheckCodec(max int) error {
 	// The worlds are stored and loaded as the search stores and loads
 	// them, and stepped as it steps them, on ids (model.Cursor).
 	ids := model.NewCursor(sp.newStore(), c.sys.Clone())
+	ids.UseSmallMemo() // it takes few steps
 	for len(queue) > 0 && len(seen) < max {
 		it := queue[0]
 		queue = queue[1:]

@@ -44,6 +44,7 @@ type Cursor[S, M any] struct {
 	memo      []stepMemo // the steps taken, by node state and event
 	memoIn    []Input    // beside memo: the input of an ActInput entry
 	memoShift uint       // a step's entry is memo[hash>>memoShift]
+	memoBits  uint       // the memo's size when made: 2^memoBits (0: cursorMemoBits)
 	serial    *uint32    // the steps memoized so far
 	linkOps   []linkOp   // the links made by a send or a delivery
 	restOps   []restOp   // the rests made by a step's records
@@ -217,6 +218,27 @@ const memoSends = 8
 // cursorMemoBits sets the size of a cursor's memo, 2^cursorMemoBits.
 const cursorMemoBits = 13
 
+// smallMemoBits is the memo's size for a cursor that takes few steps
+// (UseSmallMemo).
+const smallMemoBits = 8
+
+// UseSmallMemo makes the cursor's memo, when its first step makes it,
+// 2^smallMemoBits entries (28 KB) instead of a search's 2^cursorMemoBits
+// (917 KB with the inputs beside it): for a cursor that takes a few
+// thousand steps at most, such as the codec's self-check before each
+// search, where zeroing the full memo and faulting its pages in took
+// about 3 ms of the 9-23 ms the check took on ring N=10 (the 2-core VM of
+// the README's table, where a page fault costs about 12 us).
+func (c *Cursor[S, M]) UseSmallMemo() { c.memoBits = smallMemoBits }
+
+// memoSize is log2 of the size of the memo the cursor's first step makes.
+func (c *Cursor[S, M]) memoSize() uint {
+	if c.memoBits == 0 {
+		return cursorMemoBits
+	}
+	return c.memoBits
+}
+
 // makeCaches makes the cursor's memo, of 2^bits entries, and its caches
 // of link and rest operations.
 func (c *Cursor[S, M]) makeCaches(bits uint) {
@@ -234,7 +256,7 @@ func (c *Cursor[S, M]) makeCaches(bits uint) {
 // the same entry on either.
 func (c *Cursor[S, M]) ShareCaches(other *Cursor[S, M]) {
 	if other.memo == nil {
-		other.makeCaches(cursorMemoBits)
+		other.makeCaches(other.memoSize())
 	}
 	c.memo, c.memoIn, c.memoShift, c.serial = other.memo, other.memoIn, other.memoShift, other.serial
 	c.linkOps, c.restOps = other.linkOps, other.restOps
@@ -302,7 +324,7 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 		return 0, false
 	}
 	if c.memo == nil {
-		c.makeCaches(cursorMemoBits)
+		c.makeCaches(c.memoSize())
 	}
 	h = mix64(h ^ uint64(arg)*hashLink ^ uint64(from)*hashRest)
 	at := h >> c.memoShift

@@ -322,3 +322,30 @@ func TestCursorsSharingCachesShareTheMemo(t *testing.T) {
 	require.Zero(t, c.MemoTag(first), "replaced through d")
 	require.Equal(t, uint64(9), c.MemoTag(second))
 }
+
+// A cursor's first step makes its memo: a search's 2^13 entries, or
+// 2^8 for a cursor told it takes few steps (UseSmallMemo), which steps
+// alike.
+func TestCursorSmallMemo(t *testing.T) {
+	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{})
+	for _, small := range []bool{false, true} {
+		c := model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone())
+		if small {
+			c.UseSmallMemo()
+		}
+		vec, fp := c.AppendStored(nil, sys.Init())
+		w := &model.World[chatState, chatMsg]{}
+		c.Load(vec, fp, w)
+		require.Zero(t, model.MemoLen(c))
+		acts := c.Actions(w, nil)
+		require.NotEmpty(t, acts)
+		var r model.Stepped
+		got, ok := c.Step(w, &acts[0], &r)
+		require.True(t, ok)
+		want := map[bool]int{false: 1 << 13, true: 1 << 8}[small]
+		require.Equal(t, want, model.MemoLen(c), "small %v", small)
+		next := &model.World[chatState, chatMsg]{}
+		sys.Apply(w, acts[0], next)
+		require.Equal(t, sys.HashWorld(next), got, "small %v", small)
+	}
+}

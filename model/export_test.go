@@ -18,3 +18,6 @@ func ReadInto[T any](b []byte, v *T) []byte {
 	}
 	return p.read(b, unsafe.Pointer(v))
 }
+
+// MemoLen is the number of entries of c's memo, 0 before its first step.
+func MemoLen[S, M any](c *Cursor[S, M]) int { return len(c.memo) }
