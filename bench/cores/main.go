@@ -159,4 +159,5 @@ func main() {
 		fmt.Printf("  %-10s %6.2fx   (1 thread %v, %d threads %v)\n", k.name,
 			float64(*threads)*t1.Seconds()/tn.Seconds(), t1.Round(time.Millisecond), *threads, tn.Round(time.Millisecond))
 	}
+	faults(*repeat)
 }

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// faults is measured on Linux only.
+func faults(int) {}
