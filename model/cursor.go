@@ -226,9 +226,10 @@ const smallMemoBits = 8
 // 2^smallMemoBits entries (28 KB) instead of a search's 2^cursorMemoBits
 // (917 KB with the inputs beside it): for a cursor that takes a few
 // thousand steps at most, such as the codec's self-check before each
-// search, where zeroing the full memo and faulting its pages in took
-// about 3 ms of the 9-23 ms the check took on ring N=10 (the 2-core VM of
-// the README's table, where a page fault costs about 12 us).
+// search, where zeroing the full memo and faulting its pages in weighed:
+// the check took 11-23 ms on ring N=10 with it, 9-12 ms with the small
+// one (the 2-core VM of the README's table, where a page fault costs
+// about 12 us).
 func (c *Cursor[S, M]) UseSmallMemo() { c.memoBits = smallMemoBits }
 
 // memoSize is log2 of the size of the memo the cursor's first step makes.
