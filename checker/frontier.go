@@ -88,8 +88,8 @@ type queue struct {
 	// 4,355 against 5,024. The first chunk came from the heap too, which
 	// zeroes a chunk it reuses, all 256 pages of it: centralized N=6 R=2
 	// took 2,269 faults so, 1,893 from the region; ring N=3 (31 states)
-	// 1,357 and 1,317, with 16.5 MB peak RSS against 18.4 MB. release
-	// gives it back.
+	// 1,357 and 1,317, its peak RSS 16.5 MB then and 18.4 MB now (a
+	// huge page is resident whole). release gives it back.
 	mem region
 }
 
