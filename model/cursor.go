@@ -134,11 +134,8 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		c.linkAt[p], c.linkPart[p] = id, lr.part
 		c.places = append(c.places, p)
 		c.idle &^= 1 << lr.to
-		for _, m := range lr.msgs {
-			mr := st.msgs.at(m)
-			w.Net = append(w.Net, Envelope[M]{})
-			e := &w.Net[len(w.Net)-1]
-			e.From, e.To, e.Msg, e.App, e.VC = lr.from, lr.to, mr.m, mr.app, mr.vc
+		for j, m := range lr.msgs {
+			w.Net = append(w.Net, lr.envs[j])
 			c.netMsg = append(c.netMsg, m)
 		}
 	}
