@@ -24,6 +24,15 @@
 #   LONG=1 bench/spin-compare.sh       + RA N=4 R=2 (54 M states)
 #   ONLY=regex bench/spin-compare.sh   only the rows whose id matches
 #   MODES="full hc4" ...               only these pan modes (default: full hc4 coll par1 parN)
+#   IR=1 bench/spin-compare.sh         + instructions: pan HC4 and cc 1 once more
+#                                      each, under valgrind's cachegrind, and a
+#                                      second table of the instructions executed
+#                                      per state (whole process). A count moves
+#                                      by about 1% between runs of a million-state
+#                                      row (the Go runtime's own work), whatever
+#                                      else the machine is doing, where wall times
+#                                      on a shared host move by a quarter (slow:
+#                                      a minute or two a row)
 #   REPEAT=3 bench/spin-compare.sh     each command run 3 times, the runs of a row
 #                                      taken in turn (pan modes, cc 1, cc all, again),
 #                                      so that a slow phase of the machine falls on
@@ -47,12 +56,17 @@ LONG=${LONG:-0}
 ONLY=${ONLY:-.}
 MODES=${MODES:-full hc4 coll par1 parN}
 REPEAT=${REPEAT:-1}
+IR=${IR:-0}
 OUT=${OUT:-$ROOT/bench/results}
 CORES=$(nproc)
 
 if ! command -v spin >/dev/null || ! command -v gcc >/dev/null || [ ! -x /usr/bin/time ]; then
   echo "installing spin, gcc and time" >&2
   (apt-get update -qq && apt-get install -y -qq spin gcc time) >/dev/null
+fi
+if [ "$IR" = 1 ] && ! command -v valgrind >/dev/null; then
+  echo "installing valgrind" >&2
+  (apt-get update -qq && apt-get install -y -qq valgrind) >/dev/null
 fi
 mkdir -p "$OUT"
 go build -o "$OUT/coordcheck" "$ROOT/cmd/coordcheck"
@@ -87,6 +101,15 @@ timed() {
 # the largest.
 median() { python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
 largest() { python3 -c 'import sys; print(max(map(int, sys.argv[1:])))' "$@"; }
+
+# instructions DIR CMD...: runs CMD in DIR under cachegrind and prints the
+# instructions it executed (valgrind's "I refs"), all threads.
+instructions() {
+  local dir=$1; shift
+  ( cd "$dir" && valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null || true ) |
+    awk '/I *refs:/{gsub(",", "", $NF); print $NF}'
+}
+irs=()
 
 go build -o "$OUT/cores" "$HERE/cores"
 "$OUT/cores" -threads "$CORES"
@@ -149,6 +172,11 @@ print(r["states"], round(r["table_bytes"]/max(r["states"],1),1))' "$d/cc1.json" 
     line+=$(printf ' | %7s  %7s  %7s' - - "$(ratio "$wn" "$w1")")
   fi
   [ "$has_par" = 1 ] && line+=$(printf '  %9s' "$(ratio "$parn" "$par1")")
+  if [ "$IR" = 1 ]; then
+    ipan=$(instructions "$d" ./pan-hc4 $panargs)
+    icc=$(GOMAXPROCS=1 instructions "$d" "$OUT/coordcheck" check $ccargs -liveness=false -workers 1)
+    irs+=("$(python3 -c 'import sys; i,p,c,s=sys.argv[1:]; p,c,s=int(p),int(c),int(s); print(f"{i:<11} {s:>12,} | {p/1e6:>12,.0f} {p/s:>9,.0f} | {c/1e6:>12,.0f} {c/s:>9,.0f} | {p/c:>7.2f}x")' "$id" "$ipan" "$icc" "$cst")")
+  fi
   printf '%-11s %12s%s\n' "$id" "$(python3 -c 'import sys; print(f"{int(sys.argv[1]):,}")' "$sst" 2>/dev/null || echo "$sst")" "${line:11}"
 done
 echo "(wall seconds and peak RSS of the whole process, from /usr/bin/time; B/st = coordcheck's"
@@ -156,3 +184,11 @@ echo " visited-table bytes per state; a ratio is how many times faster the left 
 echo " time over coordcheck's, or one worker's over $CORES workers' (par$CORES/par1: pan's own, -u1 over"
 echo " -u$CORES); rows under 0.1 s are noise;"
 echo " every state count is checked equal across the columns, a mismatch is printed above)"
+if [ "$IR" = 1 ]; then
+  echo
+  printf '%-11s %12s | %12s %9s | %12s %9s | %8s\n' id states "pan hc4 M" "per st" "cc 1 M" "per st" "HC4/cc1"
+  for l in "${irs[@]}"; do echo "$l"; done
+  echo "(instructions executed by the whole process, in millions, and per state"
+  echo " coordcheck found, from valgrind --tool=cachegrind; HC4/cc1: how many times"
+  echo " as many instructions pan -DHC4 executes as coordcheck on one worker)"
+fi
