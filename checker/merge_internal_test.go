@@ -1,6 +1,9 @@
 package checker
 
 import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -42,5 +45,44 @@ func TestReduceSizesItsSampleTable(t *testing.T) {
 		if insert {
 			require.Equal(t, uint64(1+39), r.seen.shards[0].n, "the new states are in the set")
 		}
+	}
+}
+
+// recMerge gives the records of any lists, each in key order, in key
+// order: lists of ranges apart (its fast case), interleaved, empty, and
+// one alone.
+func TestRecMergeIsSorted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 300 {
+		keys := rng.Perm(1 + rng.IntN(400))
+		k := 1 + rng.IntN(7)
+		lists := make([][]rec, k)
+		if trial%2 == 0 { // ranges apart, cut at random points
+			slices.Sort(keys)
+			for _, key := range keys {
+				i := min(k-1, key*k/len(keys)+rng.IntN(2)-rng.IntN(2))
+				lists[max(i, 0)] = append(lists[max(i, 0)], rec{key: uint64(key)})
+			}
+		} else { // interleaved
+			for _, key := range keys {
+				i := rng.IntN(k)
+				lists[i] = append(lists[i], rec{key: uint64(key)})
+			}
+		}
+		for _, l := range lists {
+			slices.SortFunc(l, func(a, b rec) int { return cmp.Compare(a.key, b.key) })
+		}
+		var m recMerge
+		m.reset(lists)
+		var got []uint64
+		for {
+			r, ok := m.next()
+			if !ok {
+				break
+			}
+			got = append(got, r.key)
+		}
+		require.Len(t, got, len(keys), "trial %d", trial)
+		require.True(t, slices.IsSorted(got), "trial %d: %v", trial, got)
 	}
 }
