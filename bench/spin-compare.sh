@@ -32,7 +32,10 @@
 #                                      row (the Go runtime's own work), whatever
 #                                      else the machine is doing, where wall times
 #                                      on a shared host move by a quarter (slow:
-#                                      a minute or two a row)
+#                                      a minute or two a row). Valgrind refuses
+#                                      the visited set's 64 GB span, so there its
+#                                      shards grow one by one, not in place
+#                                      (fpShard.grow: 2% of centralized's count)
 #   REPEAT=3 bench/spin-compare.sh     each command run 3 times, the runs of a row
 #                                      taken in turn (pan modes, cc 1, cc all, again),
 #                                      so that a slow phase of the machine falls on

@@ -764,12 +764,12 @@ func (w *levelWorker[S, M]) reduce(ws []*levelWorker[S, M], s int, limit uint64,
 	for more := true; more; {
 		b := 0
 		for ; b < len(batch); b++ {
-			rc, ok := runs.next()
-			if !ok || rc.key>>16 >= limit {
+			rc := runs.next()
+			if rc == nil || rc.key>>16 >= limit {
 				more = false
 				break
 			}
-			batch[b] = rc
+			batch[b] = *rc
 			if !insert || lookup && sampled(rc.fp) {
 				prefetch(unsafe.Pointer(&table[dedupSlot(rc.fp, mask)]))
 			}
@@ -1037,39 +1037,50 @@ func shardRuns[S, M any](ws []*levelWorker[S, M], s int, lists [][]rec) [][]rec 
 // a load each.
 type recMerge struct {
 	lists [][]rec
-	cur   int    // the list taken from; -1 before the first look
+	cur   int    // the list taken from, -1 before the first look
+	head  []rec  // that list when looked at (lists[cur] is not kept up to date)
+	pos   int    // head's records taken since
 	bound uint64 // the smallest first key of the other lists (^0: none)
 }
 
 // reset starts a merge of lists.
-func (m *recMerge) reset(lists [][]rec) { m.lists, m.cur, m.bound = lists, -1, 0 }
+func (m *recMerge) reset(lists [][]rec) { *m = recMerge{lists: lists, cur: -1} }
 
-// next returns the record with the smallest key not yet taken; ok is
-// false when every list is taken.
-func (m *recMerge) next() (r rec, ok bool) {
-	if m.cur < 0 || len(m.lists[m.cur]) == 0 || m.lists[m.cur][0].key >= m.bound {
-		// The keys are a state's index and an action's: no two alike.
-		m.cur, m.bound = -1, ^uint64(0)
-		for i, l := range m.lists {
-			if len(l) == 0 {
-				continue
-			}
-			if m.cur < 0 || l[0].key < m.lists[m.cur][0].key {
-				if m.cur >= 0 {
-					m.bound = m.lists[m.cur][0].key
-				}
-				m.cur = i
-			} else if l[0].key < m.bound {
-				m.bound = l[0].key
-			}
-		}
-		if m.cur < 0 {
-			return rec{}, false
+// next returns the record with the smallest key not yet taken, nil
+// when every list is taken.
+func (m *recMerge) next() *rec {
+	if m.pos == len(m.head) || m.head[m.pos].key >= m.bound {
+		if !m.pick() {
+			return nil
 		}
 	}
-	l := m.lists[m.cur]
-	m.lists[m.cur] = l[1:]
-	return l[0], true
+	m.pos++
+	return &m.head[m.pos-1]
+}
+
+// pick looks over the lists' first records for the smallest, whose list
+// it takes from next, and the one after it (the bound), and reports
+// whether there is one.
+func (m *recMerge) pick() bool {
+	if m.cur >= 0 {
+		m.lists[m.cur] = m.head[m.pos:]
+	}
+	// The keys are a state's index and an action's: no two alike.
+	m.cur, m.head, m.pos, m.bound = -1, nil, 0, ^uint64(0)
+	for i, l := range m.lists {
+		if len(l) == 0 {
+			continue
+		}
+		if m.cur < 0 || l[0].key < m.head[0].key {
+			if m.cur >= 0 {
+				m.bound = m.head[0].key
+			}
+			m.cur, m.head = i, l
+		} else if l[0].key < m.bound {
+			m.bound = l[0].key
+		}
+	}
+	return m.cur >= 0
 }
 
 // growFlatAhead grows the visited set flat (fpSet.flatten), its workers

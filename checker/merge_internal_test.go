@@ -76,8 +76,8 @@ func TestRecMergeIsSorted(t *testing.T) {
 		m.reset(lists)
 		var got []uint64
 		for {
-			r, ok := m.next()
-			if !ok {
+			r := m.next()
+			if r == nil {
 				break
 			}
 			got = append(got, r.key)
