@@ -27,12 +27,13 @@
 #   IR=1 bench/spin-compare.sh         + instructions: pan HC4 and cc 1 once more
 #                                      each, under valgrind's cachegrind, and a
 #                                      second table of the instructions executed
-#                                      per state (whole process). A count moves
-#                                      by about 1% between runs of a million-state
-#                                      row (the Go runtime's own work), whatever
-#                                      else the machine is doing, where wall times
-#                                      on a shared host move by a quarter (slow:
-#                                      a minute or two a row). Valgrind refuses
+#                                      per state (whole process). coordcheck's
+#                                      count moves by a few percent between runs
+#                                      (the Go runtime's timed work: ring N=10
+#                                      read 9,392-10,098 M), pan's not at all,
+#                                      where wall times on a shared host move by
+#                                      a quarter (slow: a minute or two a row).
+#                                      Valgrind refuses
 #                                      the visited set's 64 GB span, so there its
 #                                      shards grow one by one, not in place
 #                                      (fpShard.grow: 2% of centralized's count)
