@@ -171,7 +171,7 @@ func (sp *Spec[S, M]) Check(opts Options) *Report {
 	if rep := sp.refuse(opts); rep != nil {
 		return rep
 	}
-	if rep := sp.selfCheck(); rep != nil {
+	if rep := sp.selfCheck(&opts); rep != nil {
 		return rep
 	}
 	if opts.Symmetry {

@@ -148,6 +148,22 @@ func TestSelfCheckPassesSoundCodec(t *testing.T) {
 	require.Equal(t, uint64(36), rep.States)
 }
 
+// A search told to stop before its codec self-check is done stops there,
+// in every mode: inconclusive, the bound named, no state searched, no
+// error (the codec was not found at fault); never a pass. The 36-state
+// space would pass at once if the search went on.
+func TestSelfCheckStopsWhenTold(t *testing.T) {
+	stop := make(chan struct{})
+	close(stop)
+	for _, mode := range []checker.Strategy{checker.BFS, checker.DFS, checker.Random} {
+		rep := pingSpec(noBug).Check(checker.Options{Strategy: mode, Walks: 10, Stop: stop})
+		require.Equal(t, checker.Inconclusive, rep.Verdict, "mode %v", mode)
+		require.Equal(t, "interrupted", rep.Bound, "mode %v", mode)
+		require.Empty(t, rep.Error, "mode %v", mode)
+		require.Zero(t, rep.States, "mode %v", mode)
+	}
+}
+
 // Each broken codec stops Check before the search, with an error that
 // names the type and the field at fault, on one line; never a pass.
 func TestSelfCheckNamesTheField(t *testing.T) {
