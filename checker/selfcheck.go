@@ -64,7 +64,14 @@ func (sp *Spec[S, M]) selfCheck(opts *Options) *Report {
 		}
 	}
 	start := time.Now()
-	err := sp.checkCodec(SelfCheckStates, func() string { return interrupt(opts, start) })
+	// A search that writes a checkpoint writes it when a bound stops it
+	// (checkpoint.go): its self-check runs to the end, and the search
+	// stops at its first poll, its checkpoint written.
+	var stop func() string
+	if opts.Checkpoint == "" {
+		stop = func() string { return interrupt(opts, start) }
+	}
+	err := sp.checkCodec(SelfCheckStates, stop)
 	if err == nil {
 		return nil
 	}
