@@ -15,12 +15,14 @@
 //	             memory's bandwidth
 //
 // Two idle cores of their own give about 2.0x on the first three; stream
-// gives less wherever the cores share the memory's bandwidth (on the 2-core
-// VM of the README's table, 1.24-1.44x). A model checker's search is mostly
+// gives less wherever the cores share the memory's bandwidth (1.24-1.44x
+// on the project's first 2-core VM, a PVM guest; 1.14-1.90x on its
+// second, a KVM guest on an AMD EPYC host, from session 30 on: the
+// README's table). A model checker's search is mostly
 // chain and random work (decoding states, probing tables that do not fit
 // the cache) with some streaming (copying a level's states and records).
 // Where another tenant of the host takes part of a core, the figures fall
-// (the same VM read 1.35x arithmetic and 1.07x random at such a time), and
+// (the first VM read 1.35x arithmetic and 1.07x random at such a time), and
 // so does any parallel search: bench/spin-compare.sh prints these figures
 // above its table, so that its two-worker columns are read against them.
 //
