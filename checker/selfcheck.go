@@ -89,6 +89,7 @@ func (sp *Spec[S, M]) selfCheck(opts *Options) *Report {
 // search asked to stop then must stop, not check on first.
 type selfCheckCut string
 
+// Error names the bound that stopped the check.
 func (c selfCheckCut) Error() string { return "codec self-check stopped: " + string(c) }
 
 // digestsAgree checks, on w, the world ids loaded, that each invariant
