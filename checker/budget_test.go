@@ -48,7 +48,7 @@ func boundedModes() []struct {
 func TestMaxMemoryHoldsInEveryMode(t *testing.T) {
 	const bound = 3 << 20
 	for _, m := range boundedModes() {
-		for _, workers := range []int{1, 2} {
+		for _, workers := range workerCounts(1, 2) {
 			opts := m.opts
 			opts.MaxMemory, opts.Workers = bound, workers
 			rep := m.sp.Check(opts)

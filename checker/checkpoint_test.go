@@ -69,7 +69,7 @@ func TestResumeGivesTheSameReport(t *testing.T) {
 		{"violated, exhaust", dup, checker.Options{SkipLiveness: true, Exhaust: true}, 4, checker.Violated, 0},
 	}
 	for _, c := range cases {
-		for _, workers := range []int{1, 2} {
+		for _, workers := range workerCounts(1, 2) {
 			opts := c.opts
 			opts.Workers = workers
 			want := c.tg.Check(opts)

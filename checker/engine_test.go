@@ -195,7 +195,7 @@ func TestWorkersAgreeWhenTheSetGrowsFlat(t *testing.T) {
 	}
 	defer checker.WithFlatFrom(1 << 14)()
 	for i, c := range cases {
-		for _, workers := range []int{1, 2, 4} {
+		for _, workers := range workerCounts(1, 2, 4) {
 			opts := c.opts
 			opts.Workers = workers
 			got := c.sp.Check(opts)

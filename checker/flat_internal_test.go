@@ -81,6 +81,9 @@ func TestFlatGrowthWithParents(t *testing.T) {
 // numbers laid out beside the keys in a span of their own: every key keeps
 // the number it was given, across every growth.
 func TestFlatGrowthKeepsNumbers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("one goroutine: nothing for the race pass (-short) to find; plain go test runs it")
+	}
 	s := newFPSet(false)
 	s.numbered()
 	s.growsFlat()

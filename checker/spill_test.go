@@ -29,7 +29,7 @@ func TestSpillGivesTheSameReport(t *testing.T) {
 	wide := stopCase{raSpec(4, 1, model.Config{}), checker.Options{MaxStates: 150000}}
 	for _, c := range append(stopCases(t), wide) {
 		spill := c.opts.MaxStates == wide.opts.MaxStates // every worker count spills
-		for _, workers := range []int{1, 3} {
+		for _, workers := range workerCounts(1, 3) {
 			mem, disk := c.opts, c.opts
 			mem.Workers, disk.Workers = workers, workers
 			mem.Spill, disk.Spill, disk.SpillDir = checker.SpillNever, checker.SpillAlways, t.TempDir()
@@ -52,7 +52,7 @@ func TestSpillGivesTheSameReport(t *testing.T) {
 // memory.
 func TestSpillAutoUnderAMemoryBound(t *testing.T) {
 	sp := raSpec(4, 1, model.Config{})
-	for _, workers := range []int{1, 2} {
+	for _, workers := range workerCounts(1, 2) {
 		base := checker.Options{Workers: workers, MaxStates: 150000, SkipLiveness: true}
 		free := sp.Check(base)
 		bound := base
@@ -82,7 +82,7 @@ func TestSpillFailureIsInconclusive(t *testing.T) {
 // what it reports when never stopped.
 func TestSpillResumes(t *testing.T) {
 	ra32 := registryTarget(t, "ricartagrawala", map[string]string{"n": "3", "rounds": "2"}, "none")
-	for _, workers := range []int{1, 2} {
+	for _, workers := range workerCounts(1, 2) {
 		opts := checker.Options{Workers: workers, SkipLiveness: true, Spill: checker.SpillAlways, SpillDir: t.TempDir()}
 		want := ra32.Check(opts)
 		got := killAndResume(t, ra32, opts, 3)
