@@ -27,14 +27,15 @@ import (
 // expansions; the parallel one (exploreLevels) at a level boundary, where
 // it holds nothing else. The file is written to FILE.tmp and renamed.
 //
-// The format, version 6, all integers little-endian uint64 (strings and
+// The format, version 7, all integers little-endian uint64 (strings and
 // byte runs prefixed by their length):
 //
 //	magic "coordck\n", version, the fingerprint scheme
 //	  (model.FingerprintScheme)
 //	identity (the caller's description of the configuration, then the
 //	  search's options and properties), engine, liveness mode
-//	elapsed ns, transitions, depth, frontier bytes, peak bytes, bound
+//	elapsed ns, transitions, transitions slept, depth, frontier bytes,
+//	  peak bytes, bound
 //	violation counts; found, its fingerprint, property and detail
 //	terminals: count, fingerprints, positions
 //	visited set: parents kept, numbered, then per shard: slots, entries,
@@ -49,7 +50,7 @@ import (
 
 const (
 	checkpointMagic   = "coordck\n"
-	checkpointVersion = 6
+	checkpointVersion = 7
 
 	engineSerial = 1
 	engineLevels = 2
@@ -69,6 +70,7 @@ type Checkpoint struct {
 
 	elapsed       time.Duration
 	transitions   uint64
+	slept         uint64 // Report.Slept
 	depth         int
 	frontierBytes uint64
 	peakBytes     uint64
@@ -128,8 +130,8 @@ func (sp *Spec[S, M]) modeOf(opts *Options) livenessMode {
 // course: the caller's description of the system (Options.Identity), the
 // options that bound it and the properties.
 func (sp *Spec[S, M]) checkpointIdentity(opts *Options) string {
-	return fmt.Sprintf("%s | mode=bfs max-states=%d max-depth=%d exhaust=%v liveness=%v properties=%s",
-		opts.Identity, opts.MaxStates, opts.MaxDepth, opts.Exhaust, !opts.SkipLiveness,
+	return fmt.Sprintf("%s | mode=bfs max-states=%d max-depth=%d exhaust=%v liveness=%v sleep=%v properties=%s",
+		opts.Identity, opts.MaxStates, opts.MaxDepth, opts.Exhaust, !opts.SkipLiveness, opts.Sleep,
 		strings.Join(sp.PropertyNames(), ","))
 }
 
@@ -213,7 +215,7 @@ func (r *run[S, M]) resume(ck *Checkpoint) {
 	r.start = time.Now().Add(-ck.elapsed)
 	r.lastProgress = r.start
 	rep.Transitions, rep.Depth, rep.FrontierBytes, rep.Bound = ck.transitions, ck.depth, ck.frontierBytes, ck.bound
-	rep.PeakBytes = ck.peakBytes
+	rep.PeakBytes, rep.Slept = ck.peakBytes, ck.slept
 	copy(r.counts, ck.counts)
 	r.found, r.badFP, r.badProp, r.why = ck.found, ck.badFP, ck.badProp, ck.why
 	if r.term != nil {
@@ -273,6 +275,7 @@ func (r *run[S, M]) writeCheckpoint(engine uint64, frontier func(w *ckWriter)) (
 	w.u64(uint64(r.mode))
 	w.u64(uint64(time.Since(r.start)))
 	w.u64(rep.Transitions)
+	w.u64(rep.Slept)
 	w.u64(uint64(rep.Depth))
 	w.u64(rep.FrontierBytes)
 	w.u64(rep.PeakBytes)
@@ -466,6 +469,7 @@ func LoadCheckpoint(path string) (ck *Checkpoint, err error) {
 	}
 	ck.elapsed = time.Duration(r.u64())
 	ck.transitions = r.u64()
+	ck.slept = r.u64()
 	ck.depth = r.int()
 	ck.frontierBytes = r.u64()
 	ck.peakBytes = r.u64()

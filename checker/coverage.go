@@ -455,8 +455,8 @@ func (sp *Spec[S, M]) levelCoverage(ws []*levelWorker[S, M], lv *levelRun, poppe
 			continue
 		}
 		x.load(0, enc) // no step is taken: the fingerprint is not needed
-		for _, a := range x.acts {
-			x.count(r.cov, a)
+		for _, i := range x.awake {
+			x.count(r.cov, x.acts[i])
 		}
 	}
 	return nil

@@ -105,6 +105,12 @@ type Options struct {
 	// POR expands only a persistent set of actions in each state
 	// (por.go; BFS and DFS, deadlocks and terminal properties only).
 	POR bool
+	// Sleep leaves out, in each state, the actions of the nodes in its
+	// sleep set (sleep.go): transitions into states generated already,
+	// never a state. The same states, depths, violations and shortest
+	// counterexamples; fewer transitions (Report.Slept counts those left
+	// out). BFS safety searches only; others ignore it.
+	Sleep bool
 	// Spill says when BFS writes its frontier to files in SpillDir (the
 	// system's temporary directory when empty) instead of holding it in
 	// memory (spill.go); the results are the same either way.
@@ -243,6 +249,10 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	}
 	rep = r.rep
 	x := newExpander(sp, r.store)
+	sleeps := r.sleeps()
+	if sleeps {
+		x.keepSleep()
+	}
 
 	var fr frontier = &queue{}
 	if opts.Strategy == DFS {
@@ -273,7 +283,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if g != nil {
 			g.add(0, initFP)
 		}
-		fr.push(0, initFP, initEnc)
+		fr.push(0, initFP, x.withSleep(initEnc))
 	}
 
 	mark := uint64(pollBytes) // poll when the frontier holds this much
@@ -345,7 +355,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if px := pend; px != nil {
 			pend = nil
 			kids := 0
-			for i := range px.acts {
+			rep.Slept += uint64(len(px.acts) - len(px.awake))
+			for _, i32 := range px.awake {
+				i := int(i32)
 				sc := px.successor(i)
 				rep.Transitions++
 				px.countStep(r.cov, &px.acts[i], sc.at)
@@ -363,7 +375,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 						plog.found(i)
 						kids++
 					}
-					fr.push(pendDepth+1, sc.fp, px.encodeOf(sc.at))
+					fr.push(pendDepth+1, sc.fp, px.entryOf(sc.at, px.sleepAfter(i)))
 					r.countLevel(pendDepth+1, 1)
 					grew = fr.bytes() >= mark
 				}
@@ -435,7 +447,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			// each successor was made, the slots of those it holds (most:
 			// 6.2 M of RA N=4 R=1's 7.7 M) cost as much again: one more
 			// prefetch a successor took 1.06x the time.
-			for i := range x.acts {
+			for _, i := range x.awake {
 				hit := recent.has(key(x.fps[i]))
 				x.hits[i] = hit
 				if !hit {
@@ -494,6 +506,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				prefetchRecent = prefetcher{recent: recent}
 				xs[1] = newExpander(sp, r.store)
 				xs[1].ids.ShareCaches(xs[0].ids)
+				if sleeps {
+					xs[1].keepSleep()
+				}
 			}
 		}
 		if !made {
@@ -792,7 +807,15 @@ type expander[S, M any] struct {
 	rep       model.World[S, M]     // and the world it encodes
 	sym       *model.Symmetry[S, M] // nil unless the search reduces by symmetry
 	por       *model.Reducer[S, M]  // nil unless the search expands persistent sets
-	_         lines.Pad
+	// Sleep sets (sleep.go): whether the frontier's entries hold them,
+	// whether the system's timers are guarded; the loaded state's set,
+	// and, with guards, its nodes with a timer armed.
+	sleepOn, guarded bool
+	sleep, timed     uint64
+	// awake lists the actions the state's sleep set leaves in, by index
+	// in acts, in order: those the search takes (all, without one).
+	awake []int32
+	_     lines.Pad
 }
 
 // newExpander makes an expander of the states of st, the search's store.
@@ -829,11 +852,28 @@ func (x *expander[S, M]) storeCanonical(w *model.World[S, M], b []byte) (uint64,
 // that state, about once in 2^64 states, would be hashed wrong, a
 // collision of the kind hash compaction accepts.)
 func (x *expander[S, M]) load(fp uint64, enc []byte) {
+	if x.sleepOn { // the entry begins with the state's sleep set
+		x.sleep, enc = model.ReadUvarint(enc)
+	}
 	x.enc = append(x.enc[:0], enc...)
 	x.ids.Load(x.enc, fp, &x.cur)
 	x.acts = x.ids.Actions(&x.cur, x.acts[:0])
+	if x.guarded {
+		x.timed = 0
+		for k, t := range x.cur.Timers {
+			if t != 0 {
+				x.timed |= 1 << k
+			}
+		}
+	}
 	if x.por != nil {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
+	}
+	x.awake = x.awake[:0]
+	for i := range x.acts {
+		if x.sleep == 0 || !x.asleep(i) {
+			x.awake = append(x.awake, int32(i))
+		}
 	}
 	x.slots(max(2, len(x.acts)))
 	clear(x.lazy) // the last state's successors are gone with it
@@ -938,7 +978,8 @@ type successor struct {
 // the closure (ring N=10, one worker: 0.97x the time without).
 func (x *expander[S, M]) makeSuccessors(pf prefetcher, rank uint64, ranked bool) {
 	x.ranked = ranked && x.sys.Ranked()
-	for i := range x.acts {
+	for _, i32 := range x.awake { // the others' successors are generated from elsewhere (sleep.go)
+		i := int(i32)
 		x.fps[i] = x.stepTo(i, i)
 		pf.fetch(x.fps[i])
 		if x.ranked {

@@ -286,3 +286,35 @@ func TestWorkersAgreeUnderAnyBound(t *testing.T) {
 		require.Equal(rt, a, z, "%+v", opts)
 	})
 }
+
+// Sleep sets (sleep.go), for bounds, faults, networks and workers drawn
+// at random: the search is the one without them but for the transitions
+// left out (Report.Slept, which with those taken make all of them), and
+// the same, slept counts and coverage included, on any number of workers.
+func TestSleepSetsUnderAnyBound(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		faults, err := model.ParseFaults(rapid.SampledFrom([]string{"none", "dup=1", "drop=1", "crash=1"}).Draw(rt, "faults"))
+		require.NoError(rt, err)
+		network := rapid.SampledFrom([]model.Network{model.FIFO, model.Unordered}).Draw(rt, "network")
+		sp := raSpec(3, 1, model.Config{Faults: faults, Network: network})
+		opts := checker.Options{
+			MaxStates:    uint64(rapid.IntRange(0, 3000).Draw(rt, "max-states")),
+			MaxDepth:     rapid.IntRange(0, 15).Draw(rt, "max-depth"),
+			Exhaust:      rapid.Bool().Draw(rt, "exhaust"),
+			SkipLiveness: true,
+			Workers:      1,
+		}
+		all := sp.Check(opts)
+		opts.Sleep = true
+		one := sp.Check(opts)
+		opts.Workers = rapid.IntRange(2, 5).Draw(rt, "workers")
+		many := sp.Check(opts)
+		for _, r := range []*checker.Report{all, one, many} {
+			r.Elapsed, r.StatesPerSecond, r.TableBytes, r.FrontierBytes, r.PeakBytes = 0, 0, 0, 0, 0
+		}
+		require.Equal(rt, one, many, "%+v", opts)
+		require.Equal(rt, all.Transitions, one.Transitions+one.Slept, "%+v", opts)
+		one.Transitions, one.Slept, one.Coverage = all.Transitions, 0, all.Coverage
+		require.Equal(rt, all, one, "%+v", opts)
+	})
+}

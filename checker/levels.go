@@ -52,6 +52,11 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			ws[i].term = newTerminals(len(sp.Liveness), sp.System.N())
 		}
 	}
+	if r.sleeps() {
+		for _, w := range ws {
+			w.x.keepSleep()
+		}
+	}
 	team := newTeam(len(ws)-1, canSpin(len(ws)-1))
 	for _, w := range ws {
 		w.team = team
@@ -79,7 +84,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 		initFP, initEnc := ws[0].x.initial()
 		seen.insert(initFP, noParent)
 		r.countLevel(0, 1)
-		level.add(initFP, initEnc)
+		level.add(initFP, ws[0].x.withSleep(initEnc))
 	}
 
 	for depth := start; level.n > 0; depth++ {
@@ -222,7 +227,8 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			}
 		}
 		for k := uint64(0); k <= popped; k++ {
-			rep.Transitions += uint64(lv.outdeg[k])
+			rep.Transitions += uint64(lv.outdeg[k] & 0xffff)
+			rep.Slept += uint64(lv.outdeg[k] >> 16)
 		}
 		if err := sp.levelCoverage(ws, lv, popped); err != nil {
 			rep.Bound = err.Error()
@@ -577,7 +583,8 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	if len(x.acts) > 0xffff {
 		panic(fmt.Sprintf("checker: %d actions in one state", len(x.acts)))
 	}
-	lv.outdeg[k] = uint32(len(x.acts))
+	// The transitions taken, and above them those left asleep.
+	lv.outdeg[k] = uint32(len(x.awake)) | uint32(len(x.acts)-len(x.awake))<<16
 	var rank uint64
 	if w.term != nil {
 		rank, _ = x.sys.Rank(&x.cur)
@@ -591,7 +598,8 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		pf.seen = w.r.seen
 	}
 	x.makeSuccessors(pf, rank, w.term != nil)
-	for j := range x.acts {
+	for _, j32 := range x.awake {
+		j := int(j32)
 		sc := x.successor(j)
 		nfp := key(sc.fp)
 		x.countStep(w.cov, &x.acts[j], sc.at)
@@ -615,7 +623,7 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		if !old && !recorded {
 			w.recent.put(nfp)
 			s := nfp >> (64 - shardBits)
-			ref, grew, err := w.arena.add(x.encodeOf(sc.at))
+			ref, grew, err := w.arena.add(x.entryOf(sc.at, x.sleepAfter(j)))
 			if err != nil {
 				lv.halt(err.Error())
 				return

@@ -28,10 +28,13 @@ type Report struct {
 	Bound string `json:"bound,omitempty"`
 	// States is the number of distinct states reached; Transitions the
 	// number of actions taken (edges explored); Depth the largest depth.
-	States      uint64        `json:"states"`
-	Transitions uint64        `json:"transitions"`
-	Depth       int           `json:"depth"`
-	Elapsed     time.Duration `json:"elapsed_ns"`
+	States      uint64 `json:"states"`
+	Transitions uint64 `json:"transitions"`
+	// Slept counts the transitions sleep sets left out (Options.Sleep):
+	// each into a state the search had generated already.
+	Slept   uint64        `json:"slept,omitempty"`
+	Depth   int           `json:"depth"`
+	Elapsed time.Duration `json:"elapsed_ns"`
 	// StatesPerSecond is States divided by Elapsed.
 	StatesPerSecond float64 `json:"states_per_second"`
 	// TableBytes is the memory of the visited set; FrontierBytes the peak

@@ -83,7 +83,7 @@ type checkFlags struct {
 	seed                     *uint64
 	walks, walk              *int
 	shard                    *string
-	symmetry, por            *bool
+	symmetry, por, sleep     *bool
 	bitstate                 *uint64
 	spill, spillDir          *string
 	maxStates                *uint64
@@ -130,6 +130,7 @@ func newCheckFlags(entry protocols.Entry) *checkFlags {
 	f.cpuProfile = fs.String("cpuprofile", "", "write a CPU profile of the search to this file (for go tool pprof)")
 	f.symmetry = fs.Bool("symmetry", false, "bfs and dfs: store one state per renaming of the protocol's interchangeable nodes (safety only)")
 	f.por = fs.Bool("por", false, "bfs and dfs: expand only a persistent set of actions in each state (deadlocks and terminal properties only)")
+	f.sleep = fs.Bool("sleep", true, "bfs, safety only (-liveness=false): leave out the transitions sleep sets show lead to states already generated (the same states, fewer transitions)")
 	f.bitstate = fs.Uint64("bitstate", 0, "bfs: a bit array of this many MB replaces the visited set (supertrace); never reports a pass; safety and deadlock only")
 	f.spill = fs.String("spill", "auto", "bfs: write the frontier to disk: auto (once it outgrows a sixteenth of -max-memory), always, never")
 	f.spillDir = fs.String("spill-dir", "", "where -spill writes (default: the system's temporary directory)")
@@ -200,7 +201,7 @@ func (f *checkFlags) configure(name string, entry protocols.Entry, stderr io.Wri
 	c := &checkRun{checkFlags: f, name: name, entry: entry, skipped: st.Skip}
 	c.opts = checker.Options{MaxStates: *f.maxStates, MaxDepth: *f.maxDepth, MaxMemory: *f.maxMem << 20,
 		Timeout: *f.timeout, Exhaust: *f.exhaust, SkipLiveness: !*f.liveness, Workers: *f.workers,
-		Symmetry: *f.symmetry, POR: *f.por, Bitstate: *f.bitstate << 20}
+		Symmetry: *f.symmetry, POR: *f.por, Sleep: *f.sleep, Bitstate: *f.bitstate << 20}
 	var err error
 	if c.opts.Strategy, err = checker.ParseStrategy(*f.mode); err != nil {
 		return nil, usageError("%v", err)
@@ -520,6 +521,13 @@ search flags:
   -por                 bfs and dfs: expand only a persistent set of actions (one
                        node's, that nothing else can interfere with) in each
                        state; checks deadlocks and terminal properties only
+  -sleep               bfs safety searches (-liveness=false), on by default: in
+                       each state, leave out the actions of the nodes in its
+                       sleep set, whose successors the search has generated
+                       already (actions of two nodes that do not message each
+                       other commute). The same states, depths, violations and
+                       counterexamples, fewer transitions; -sleep=false takes
+                       every transition
   -bitstate MB         bfs: a bit array of MB megabytes replaces the visited set
                        (supertrace, 3 bits a state): for spaces whose fingerprints
                        do not fit; it may miss states, so it never passes: exit 3

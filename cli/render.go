@@ -25,6 +25,9 @@ func printSummary(w io.Writer, rep *checker.Report, exhaust bool) {
 	if rep.SpilledBytes > 0 {
 		fmt.Fprintf(w, "frontier spilled to disk: %.1f MB written and read back (-spill)\n", float64(rep.SpilledBytes)/(1<<20))
 	}
+	if rep.Slept > 0 {
+		fmt.Fprintf(w, "sleep sets: %s more transitions left out, each into a state already generated (-sleep=false takes them)\n", group(rep.Slept))
+	}
 	if rep.POR {
 		fmt.Fprintln(w, "partial-order reduction: one persistent set of actions expanded per state (every terminal state kept, at its shortest depth)")
 	}

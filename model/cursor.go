@@ -617,3 +617,18 @@ func (c *Cursor[S, M]) AppendStepped(b []byte, r *Stepped) []byte {
 	}
 	return append(b, links[4*k:]...)
 }
+
+// SentTo is the set of nodes (bit k for node k) onto whose links from
+// the stepping node the step noted in r appended a message: n is the
+// number of nodes. A message lost to a crash or a partition is on no link
+// and is not counted.
+func (r *Stepped) SentTo(n int) uint64 {
+	var m uint64
+	for i := range r.n {
+		to, from := int(r.place[i])/n, int(r.place[i])%n
+		if from == int(r.node) && to != int(r.node) {
+			m |= 1 << to
+		}
+	}
+	return m
+}

@@ -352,6 +352,10 @@ func (sys *System[S, M]) Waiting(w *World[S, M], id NodeID) bool {
 	return sys.waiter != nil && !w.IsDown(id) && sys.waiter.Waiting(id, w.Nodes[id])
 }
 
+// Guarded reports whether the system's timers fire on guards
+// (TimerGuard, perfect timers), which read the whole world.
+func (sys *System[S, M]) Guarded() bool { return sys.guard != nil }
+
 // Ranked reports whether the protocol has a variant (see Ranked).
 func (sys *System[S, M]) Ranked() bool { return sys.ranked != nil }
 

@@ -1,0 +1,118 @@
+package checker
+
+import "github.com/coordcheck/coordcheck/model"
+
+// Sleep sets (Options.Sleep; Godefroid's sleep sets, kept per node).
+//
+// Two actions of different nodes commute when neither sends to the
+// other's node: each changes only its own node's state and timers, takes
+// a message off a link into its own node, and appends to links out of it;
+// an append behind the message another delivers does not change that
+// delivery, on a FIFO link (the head stays) or an unordered one (the
+// message stays). So from a state p where action c of node k comes
+// before action b of node j in the action order (k < j: Actions lists
+// the nodes in id order), c(b(p)) = b(c(p)) when b sends nothing to k,
+// and the search reaches that state from c(p) before it expands b(p).
+//
+// The search keeps, with each state t in its frontier, the set Z(t) of
+// nodes whose actions it need not take there: for the state's first
+// generator, the step b of node j from p that inserted it,
+//
+//	Z(b(p)) = ({k : k < j} ∪ Z(p)) \ {j} \ {the nodes b sent to},
+//
+// and Z is empty after any other step (a fault, which touches every
+// link; a step Apply took) and at the initial state. Each state is then
+// expanded without the actions of Z's nodes. That leaves out only
+// transitions into states the search had generated already, so it finds
+// the same states, in the same order, from the same parents, at the same
+// depths as without: the counts of states and violations, the shortest
+// counterexamples and the parent log are unchanged; the transitions
+// taken (and the coverage counts, which count them) are fewer.
+//
+// Why: let v = b(p) have k ∈ Z(v), and c be an action of k at v. b left
+// k's state, timers and incoming links as they were, so c is an action
+// of p too, and b one of c(p), with c(v) = b(c(p)). If k < j and k ∉ Z(p),
+// c was taken at p before b, so c(p) was generated before v and expanded
+// before it. If k ∈ Z(p), then (by induction on the order in which the
+// search inserts states: p came before v) c(p) was generated before p was
+// expanded, hence before v. Either way c(p) is expanded before v, and
+// taking b there (or, when j ∈ Z(c(p)), by the same argument, some other
+// step) generates c(v) before v is expanded. Nothing any BFS worker count
+// does changes this: the level engine orders new states by (parent,
+// action), the order the one-worker search inserts them in.
+//
+// What breaks the commuting is refused (sleeps): a history kept in
+// global order (records of two nodes do not commute), request vectors
+// and application messages (steps Apply takes), and guarded timers: a
+// node with a timer armed is kept out of Z when the system has guards,
+// which read the whole world, and a guarded timer's firing empties Z.
+// Symmetry and persistent sets reorder or drop actions, the liveness
+// checks need every edge, and a bitstate table may miss the states the
+// argument relies on: none of those run with sleep sets. A checkpoint
+// keeps the sets with its frontier's states, and names Options.Sleep in
+// its identity, so that it is resumed only by a search that reads them.
+
+// sleeps reports whether r's search keeps sleep sets.
+func (r *run[S, M]) sleeps() bool {
+	opts, sp := r.opts, r.sp
+	cfg := sp.System.Config
+	return opts.Sleep && opts.Strategy == BFS && r.mode == noLiveness &&
+		opts.Bitstate == 0 &&
+		!sp.symmetric && !sp.por && sp.System.N() <= 64 &&
+		!cfg.Ordering && cfg.AppMsgs == 0 && (!cfg.History || cfg.HistoryByNode)
+}
+
+// nodeAction reports whether an action of kind k is a step of its node
+// (an input, a delivery or a timer), the kind a sleep set holds.
+func nodeAction(k model.ActionKind) bool {
+	return k == model.ActInput || k == model.ActDeliver || k == model.ActFire
+}
+
+// asleep reports whether action i of the loaded state is left out by
+// the state's sleep set.
+func (x *expander[S, M]) asleep(i int) bool {
+	a := &x.acts[i]
+	return x.sleep>>a.Node&1 != 0 && nodeAction(a.Kind)
+}
+
+// sleepAfter is the sleep set of the successor of action i, for when
+// that step is the one that inserts it.
+func (x *expander[S, M]) sleepAfter(i int) uint64 {
+	a := &x.acts[i]
+	if !x.lazy[i] || !nodeAction(a.Kind) || a.Kind == model.ActFire && x.guarded {
+		return 0
+	}
+	j := a.Node
+	z := (x.sleep | (uint64(1)<<j - 1)) &^ (1 << j) &^ x.stepped[i].SentTo(x.sys.N())
+	return z &^ x.timed
+}
+
+// entryOf is the stored form of the successor in slot k, preceded by its
+// sleep set z when the search keeps them (the frontier's bytes).
+func (x *expander[S, M]) entryOf(k int, z uint64) []byte {
+	if !x.sleepOn {
+		return x.encodeOf(k)
+	}
+	if x.lazy[k] {
+		x.buf = model.AppendUvarint(x.buf[:0], z)
+		x.buf = x.ids.AppendStepped(x.buf, &x.stepped[k])
+		return x.buf
+	}
+	x.buf = append(model.AppendUvarint(x.buf[:0], z), x.stored[k]...)
+	return x.buf
+}
+
+// keepSleep makes the expander read and write sleep sets: its frontier
+// entries then begin with one.
+func (x *expander[S, M]) keepSleep() {
+	x.sleepOn, x.guarded = true, x.sys.Guarded()
+}
+
+// withSleep is enc, a state's stored form, as a frontier entry with the
+// empty sleep set, when x keeps them.
+func (x *expander[S, M]) withSleep(enc []byte) []byte {
+	if !x.sleepOn {
+		return enc
+	}
+	return append(model.AppendUvarint(nil, 0), enc...)
+}
