@@ -4,35 +4,37 @@ import "github.com/coordcheck/coordcheck/model"
 
 // Sleep sets (Options.Sleep; Godefroid's sleep sets, kept per node).
 //
-// Two actions of different nodes commute when neither sends to the
-// other's node: each changes only its own node's state and timers, takes
-// a message off a link into its own node, and appends to links out of it;
-// an append behind the message another delivers does not change that
-// delivery, on a FIFO link (the head stays) or an unordered one (the
-// message stays). So from a state p where action c of node k comes
-// before action b of node j in the action order (k < j: Actions lists
-// the nodes in id order), c(b(p)) = b(c(p)) when b sends nothing to k,
-// and the search reaches that state from c(p) before it expands b(p).
+// Two actions of different nodes commute when neither gives the other's
+// node a new action: each changes only its own node's state and timers,
+// takes a message off a link into its own node, and appends to links out
+// of it; an append behind the message another delivers does not change
+// that delivery, on a FIFO link (the head stays) or an unordered one (the
+// message stays). An append gives the receiver a new action when the
+// link was empty (FIFO), or may (unordered: a message unlike the others).
+// So from a state p where action c of node k comes before action b of
+// node j in the action order (k < j: Actions lists the nodes in id
+// order), c(b(p)) = b(c(p)) when b gives k no new action, and the search
+// reaches that state from c(p) before it expands b(p).
 //
 // The search keeps, with each state t in its frontier, the set Z(t) of
 // nodes whose actions it need not take there: for the state's first
 // generator, the step b of node j from p that inserted it,
 //
-//	Z(b(p)) = ({k : k < j} ∪ Z(p)) \ {j} \ {the nodes b sent to},
+//	Z(b(p)) = ({k : k < j} ∪ Z(p)) \ {j} \ {the nodes b gave a new action}
 //
-// and Z is empty after any other step (a fault, which touches every
-// link; a step Apply took) and at the initial state. Each state is then
-// expanded without the actions of Z's nodes. That leaves out only
-// transitions into states the search had generated already, so it finds
-// the same states, in the same order, from the same parents, at the same
+// (model.Cursor.Woken), and Z is empty after any other step (a fault,
+// which touches every link; a step Apply took) and at the initial state.
+// Each state is then expanded without the actions of Z's nodes. That
+// leaves out only transitions into states the search had generated
+// already, so it finds the same states, in the same order, from the same parents, at the same
 // depths as without: the counts of states and violations, the shortest
 // counterexamples and the parent log are unchanged; the transitions
 // taken (and the coverage counts, which count them) are fewer.
 //
 // Why: let v = b(p) have k ∈ Z(v), and c be an action of k at v. b left
-// k's state, timers and incoming links as they were, so c is an action
-// of p too, and b one of c(p), with c(v) = b(c(p)). If k < j and k ∉ Z(p),
-// c was taken at p before b, so c(p) was generated before v and expanded
+// k's state, timers and actions as they were, so c is an action of p
+// too, and b one of c(p), with c(v) = b(c(p)). If k < j and k ∉ Z(p), c
+// was taken at p before b, so c(p) was generated before v and expanded
 // before it. If k ∈ Z(p), then (by induction on the order in which the
 // search inserts states: p came before v) c(p) was generated before p was
 // expanded, hence before v. Either way c(p) is expanded before v, and
@@ -83,7 +85,7 @@ func (x *expander[S, M]) sleepAfter(i int) uint64 {
 		return 0
 	}
 	j := a.Node
-	z := (x.sleep | (uint64(1)<<j - 1)) &^ (1 << j) &^ x.stepped[i].SentTo(x.sys.N())
+	z := (x.sleep | (uint64(1)<<j - 1)) &^ (1 << j) &^ x.ids.Woken(&x.stepped[i])
 	return z &^ x.timed
 }
 

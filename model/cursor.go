@@ -618,15 +618,22 @@ func (c *Cursor[S, M]) AppendStepped(b []byte, r *Stepped) []byte {
 	return append(b, links[4*k:]...)
 }
 
-// SentTo is the set of nodes (bit k for node k) onto whose links from
-// the stepping node the step noted in r appended a message: n is the
-// number of nodes. A message lost to a crash or a partition is on no link
-// and is not counted.
-func (r *Stepped) SentTo(n int) uint64 {
+// Woken is the set of nodes (bit k for node k) to which the step noted
+// in r, from the loaded world, gave an action they did not have: on a
+// FIFO network, those onto whose empty link from the stepping node it
+// appended a message (behind a message already there, an append leaves
+// the link's head, and so its delivery, as it was); on an unordered one,
+// every node it appended a message for (which may be a new delivery).
+// A message lost to a crash or a partition is on no link: it gives no
+// action.
+func (c *Cursor[S, M]) Woken(r *Stepped) uint64 {
+	n := int32(c.sys.n)
+	fifo := c.sys.Config.Network == FIFO
 	var m uint64
 	for i := range r.n {
-		to, from := int(r.place[i])/n, int(r.place[i])%n
-		if from == int(r.node) && to != int(r.node) {
+		p := r.place[i]
+		to, from := p/n, p%n
+		if from == int32(r.node) && to != from && (!fifo || c.linkAt[p] == 0) {
 			m |= 1 << to
 		}
 	}
