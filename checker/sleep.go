@@ -1,6 +1,10 @@
 package checker
 
-import "github.com/coordcheck/coordcheck/model"
+import (
+	"errors"
+
+	"github.com/coordcheck/coordcheck/model"
+)
 
 // Sleep sets (Options.Sleep; Godefroid's sleep sets, kept per node).
 //
@@ -56,12 +60,31 @@ import "github.com/coordcheck/coordcheck/model"
 
 // sleeps reports whether r's search keeps sleep sets.
 func (r *run[S, M]) sleeps() bool {
-	opts, sp := r.opts, r.sp
+	return r.opts.Sleep && r.mode == noLiveness && r.sp.SleepError(*r.opts) == nil
+}
+
+// SleepError says why a search under opts would not keep sleep sets
+// (Options.Sleep, which it does not look at), or returns nil when it
+// would.
+func (sp *Spec[S, M]) SleepError(opts Options) error {
 	cfg := sp.System.Config
-	return opts.Sleep && opts.Strategy == BFS && r.mode == noLiveness &&
-		opts.Bitstate == 0 &&
-		!sp.symmetric && !sp.por && sp.System.N() <= 64 &&
-		!cfg.Ordering && cfg.AppMsgs == 0 && (!cfg.History || cfg.HistoryByNode)
+	switch {
+	case opts.Strategy != BFS:
+		return errors.New("sleep sets apply to -mode bfs")
+	case sp.modeOf(&opts) != noLiveness:
+		return errors.New("liveness is checked, which takes every transition (-liveness=false checks safety only)")
+	case opts.Symmetry || sp.symmetric:
+		return errors.New("-symmetry renames the nodes a sleep set names")
+	case opts.POR || sp.por:
+		return errors.New("-por expands persistent sets instead")
+	case opts.Bitstate > 0:
+		return errors.New("-bitstate may miss the states that sleep sets count on")
+	case cfg.Ordering || cfg.AppMsgs > 0:
+		return errors.New("-ordering and -app-msgs steps are not reduced")
+	case cfg.History && !cfg.HistoryByNode:
+		return errors.New("the history keeps the global order of outputs, in which no two nodes' actions commute")
+	}
+	return nil
 }
 
 // nodeAction reports whether an action of kind k is a step of its node

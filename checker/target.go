@@ -20,6 +20,9 @@ type Target interface {
 	// CheckpointError says why opts cannot checkpoint or resume; see
 	// Spec.CheckpointError.
 	CheckpointError(opts Options) error
+	// SleepError says why a search under opts keeps no sleep sets; see
+	// Spec.SleepError.
+	SleepError(opts Options) error
 }
 
 var _ Target = (*Spec[int, int])(nil)

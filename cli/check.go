@@ -249,6 +249,11 @@ func (f *checkFlags) configure(name string, entry protocols.Entry, stderr io.Wri
 		identity += " por=true" // a reduced search's states are some of all
 	}
 	c.identity = identity
+	if *f.sleep && f.given("sleep") {
+		if err := c.target.SleepError(c.opts); err != nil {
+			return nil, usageError("-sleep has no effect: %v", err)
+		}
+	}
 	if err := f.ckf.apply(&c.opts, c.target, identity, stderr); err != nil {
 		return nil, usageError("%v", err)
 	}
@@ -601,4 +606,11 @@ func isTerminal(w io.Writer) bool {
 func lastLine(s string) string {
 	s = strings.TrimRight(s, "\n")
 	return s[strings.LastIndex(s, "\n")+1:]
+}
+
+// given reports whether flag name was given on the command line.
+func (f *checkFlags) given(name string) bool {
+	found := false
+	f.fs.Visit(func(fl *flag.Flag) { found = found || fl.Name == name })
+	return found
 }
