@@ -870,9 +870,15 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
 	}
 	x.awake = x.awake[:0]
-	for i := range x.acts {
-		if x.sleep == 0 || !x.asleep(i) {
+	if z := x.sleep; z == 0 {
+		for i := range x.acts {
 			x.awake = append(x.awake, int32(i))
+		}
+	} else {
+		for i := range x.acts {
+			if a := &x.acts[i]; z>>a.Node&1 == 0 || !nodeAction(a.Kind) {
+				x.awake = append(x.awake, int32(i))
+			}
 		}
 	}
 	x.slots(max(2, len(x.acts)))

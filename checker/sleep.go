@@ -93,13 +93,6 @@ func nodeAction(k model.ActionKind) bool {
 	return k == model.ActInput || k == model.ActDeliver || k == model.ActFire
 }
 
-// asleep reports whether action i of the loaded state is left out by
-// the state's sleep set.
-func (x *expander[S, M]) asleep(i int) bool {
-	a := &x.acts[i]
-	return x.sleep>>a.Node&1 != 0 && nodeAction(a.Kind)
-}
-
 // sleepAfter is the sleep set of the successor of action i, for when
 // that step is the one that inserts it.
 func (x *expander[S, M]) sleepAfter(i int) uint64 {
