@@ -30,10 +30,11 @@ import (
 // which touches every link; a step Apply took) and at the initial state.
 // Each state is then expanded without the actions of Z's nodes. That
 // leaves out only transitions into states the search had generated
-// already, so it finds the same states, in the same order, from the same parents, at the same
-// depths as without: the counts of states and violations, the shortest
-// counterexamples and the parent log are unchanged; the transitions
-// taken (and the coverage counts, which count them) are fewer.
+// already, so it finds the same states, in the same order, from the same
+// parents, at the same depths as without: the counts of states and
+// violations, the shortest counterexamples and the parent log are
+// unchanged; the transitions taken (and the coverage counts, which count
+// them) are fewer.
 //
 // Why: let v = b(p) have k ∈ Z(v), and c be an action of k at v. b left
 // k's state, timers and actions as they were, so c is an action of p
