@@ -27,7 +27,7 @@ import (
 // expansions; the parallel one (exploreLevels) at a level boundary, where
 // it holds nothing else. The file is written to FILE.tmp and renamed.
 //
-// The format, version 7, all integers little-endian uint64 (strings and
+// The format, version 8, all integers little-endian uint64 (strings and
 // byte runs prefixed by their length):
 //
 //	magic "coordck\n", version, the fingerprint scheme
@@ -50,7 +50,7 @@ import (
 
 const (
 	checkpointMagic   = "coordck\n"
-	checkpointVersion = 7
+	checkpointVersion = 8
 
 	engineSerial = 1
 	engineLevels = 2

@@ -134,7 +134,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{flip(data, len(data)/2), "checksum mismatch"},
 		{flip(data, len(data)-1), "checksum mismatch"},
 		{data[:len(data)-7], "truncated"},
-		{word(data, 8, 4), "format version 4, this coordcheck reads version 7"},
+		{word(data, 8, 4), "format version 4, this coordcheck reads version 8"},
 		{word(data, 16, model.FingerprintScheme-1), "fingerprints states otherwise"},
 		{[]byte("# coordcheck counterexample v1\n"), "not a coordcheck checkpoint"},
 		{nil, "not a coordcheck checkpoint"},

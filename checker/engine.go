@@ -812,6 +812,12 @@ type expander[S, M any] struct {
 	// and, with guards, its nodes with a timer armed.
 	sleepOn, guarded bool
 	sleep, timed     uint64
+	// With guards: ready[k], the timers of node k whose guards hold in
+	// the loaded state, and was[k], those that held in the parent that
+	// inserted it (read from its entry, for the nodes of sleep with a
+	// timer armed).
+	ready, was []uint64
+	zt         uint64 // the nodes was holds
 	// awake lists the actions the state's sleep set leaves in, by index
 	// in acts, in order: those the search takes (all, without one).
 	awake []int32
@@ -854,23 +860,20 @@ func (x *expander[S, M]) storeCanonical(w *model.World[S, M], b []byte) (uint64,
 func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	if x.sleepOn { // the entry begins with the state's sleep set
 		x.sleep, enc = model.ReadUvarint(enc)
+		if x.guarded {
+			enc = x.readWas(enc)
+		}
 	}
 	x.enc = append(x.enc[:0], enc...)
 	x.ids.Load(x.enc, fp, &x.cur)
 	x.acts = x.ids.Actions(&x.cur, x.acts[:0])
-	if x.guarded {
-		x.timed = 0
-		for k, t := range x.cur.Timers {
-			if t != 0 {
-				x.timed |= 1 << k
-			}
-		}
-	}
 	if x.por != nil {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
 	}
 	x.awake = x.awake[:0]
-	if z := x.sleep; z == 0 {
+	if x.guarded && x.sleepOn {
+		x.awakeGuarded()
+	} else if z := x.sleep; z == 0 {
 		for i := range x.acts {
 			x.awake = append(x.awake, int32(i))
 		}

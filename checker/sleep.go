@@ -2,6 +2,7 @@ package checker
 
 import (
 	"errors"
+	"math/bits"
 
 	"github.com/coordcheck/coordcheck/model"
 )
@@ -48,11 +49,21 @@ import (
 // does changes this: the level engine orders new states by (parent,
 // action), the order the one-worker search inserts them in.
 //
+// Guarded timers (model.TimerGuard) read the whole world, so a step b
+// may make the guard of another node's timer true: that firing is an
+// action of v that p did not have. The entry of v therefore also keeps,
+// for each node of Z(v) with a timer armed, the timers whose guards held
+// at p; at v, a firing of such a node whose guard did not hold at p is
+// taken, and the node's other actions still sleep (each was an action of
+// p, where the argument above applies to it). A node given such a firing
+// passes on no sleep to v's successors: its actions taken at v come
+// after the steps of lower nodes, too late to stand in for them. A
+// guarded firing b empties Z, since another node's step may make b's
+// guard false, so that b is no action of c(p).
+//
 // What breaks the commuting is refused (sleeps): a history kept in
 // global order (records of two nodes do not commute), request vectors
-// and application messages (steps Apply takes), and guarded timers: a
-// node with a timer armed is kept out of Z when the system has guards,
-// which read the whole world, and a guarded timer's firing empties Z.
+// and application messages (steps Apply takes).
 // Symmetry and persistent sets reorder or drop actions, the liveness
 // checks need every edge, and a bitstate table may miss the states the
 // argument relies on: none of those run with sleep sets. A checkpoint
@@ -102,8 +113,7 @@ func (x *expander[S, M]) sleepAfter(i int) uint64 {
 		return 0
 	}
 	j := a.Node
-	z := (x.sleep | (uint64(1)<<j - 1)) &^ (1 << j) &^ x.ids.Woken(&x.stepped[i])
-	return z &^ x.timed
+	return (x.sleep | (uint64(1)<<j - 1)) &^ (1 << j) &^ x.ids.Woken(&x.stepped[i])
 }
 
 // entryOf is the stored form of the successor in slot k, preceded by its
@@ -112,19 +122,81 @@ func (x *expander[S, M]) entryOf(k int, z uint64) []byte {
 	if !x.sleepOn {
 		return x.encodeOf(k)
 	}
+	x.buf = model.AppendUvarint(x.buf[:0], z)
+	if x.guarded {
+		x.buf = x.appendReady(x.buf, z&x.timed)
+	}
 	if x.lazy[k] {
-		x.buf = model.AppendUvarint(x.buf[:0], z)
 		x.buf = x.ids.AppendStepped(x.buf, &x.stepped[k])
 		return x.buf
 	}
-	x.buf = append(model.AppendUvarint(x.buf[:0], z), x.stored[k]...)
+	x.buf = append(x.buf, x.stored[k]...)
 	return x.buf
+}
+
+// appendReady appends the set zt (the successor's sleeping nodes with a
+// timer armed) and, for each of its nodes, the timers whose guards hold
+// in the loaded state: a guard the step made true gives that node a new
+// action (awakeGuarded).
+func (x *expander[S, M]) appendReady(b []byte, zt uint64) []byte {
+	b = model.AppendUvarint(b, zt)
+	for m := zt; m != 0; m &= m - 1 {
+		b = model.AppendUvarint(b, x.ready[bits.TrailingZeros64(m)])
+	}
+	return b
+}
+
+// readWas reads what appendReady wrote, into zt and was.
+func (x *expander[S, M]) readWas(enc []byte) []byte {
+	x.zt, enc = model.ReadUvarint(enc)
+	for m := x.zt; m != 0; m &= m - 1 {
+		x.was[bits.TrailingZeros64(m)], enc = model.ReadUvarint(enc)
+	}
+	return enc
+}
+
+// awakeGuarded lists the awake actions of a loaded state whose timers
+// fire on guards. A sleeping node's timer is awake if its guard did not
+// hold in the parent: the step that inserted the state made it true, so
+// the parent had no such action to take first. Such a node then passes
+// on no sleep to the state's successors (its other actions may be
+// taken after theirs at the parent, too late for the argument), and the
+// state's own ready timers and armed nodes are noted for its entries.
+func (x *expander[S, M]) awakeGuarded() {
+	x.timed = 0
+	for k, t := range x.cur.Timers {
+		if t != 0 {
+			x.timed |= 1 << k
+		}
+		x.ready[k] = 0
+	}
+	z, woke := x.sleep, uint64(0)
+	for i := range x.acts {
+		a := &x.acts[i]
+		k := a.Node
+		if a.Kind == model.ActFire {
+			x.ready[k] |= 1 << a.Timer
+			if z>>k&1 != 0 && (x.zt>>k&1 == 0 || x.was[k]>>a.Timer&1 == 0) {
+				woke |= 1 << k
+				x.awake = append(x.awake, int32(i))
+				continue
+			}
+		}
+		if z>>k&1 == 0 || !nodeAction(a.Kind) {
+			x.awake = append(x.awake, int32(i))
+		}
+	}
+	x.sleep = z &^ woke
 }
 
 // keepSleep makes the expander read and write sleep sets: its frontier
 // entries then begin with one.
 func (x *expander[S, M]) keepSleep() {
 	x.sleepOn, x.guarded = true, x.sys.Guarded()
+	if x.guarded {
+		n := x.sys.N()
+		x.ready, x.was = make([]uint64, n), make([]uint64, n)
+	}
 }
 
 // withSleep is enc, a state's stored form, as a frontier entry with the
@@ -133,5 +205,9 @@ func (x *expander[S, M]) withSleep(enc []byte) []byte {
 	if !x.sleepOn {
 		return enc
 	}
-	return append(model.AppendUvarint(nil, 0), enc...)
+	b := model.AppendUvarint(nil, 0)
+	if x.guarded {
+		b = model.AppendUvarint(b, 0) // no node sleeps, none with a ready timer
+	}
+	return append(b, enc...)
 }
