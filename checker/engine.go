@@ -870,19 +870,10 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	if x.por != nil {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
 	}
-	x.awake = x.awake[:0]
 	if x.guarded && x.sleepOn {
 		x.awakeGuarded()
-	} else if z := x.sleep; z == 0 {
-		for i := range x.acts {
-			x.awake = append(x.awake, int32(i))
-		}
 	} else {
-		for i := range x.acts {
-			if a := &x.acts[i]; z>>a.Node&1 == 0 || !nodeAction(a.Kind) {
-				x.awake = append(x.awake, int32(i))
-			}
-		}
+		x.awakeOf(x.sleep)
 	}
 	x.slots(max(2, len(x.acts)))
 	clear(x.lazy) // the last state's successors are gone with it

@@ -155,38 +155,58 @@ func (x *expander[S, M]) readWas(enc []byte) []byte {
 	return enc
 }
 
+// awakeOf lists the loaded state's awake actions when the nodes of z
+// sleep: the others', and the steps that are no node's (faults).
+func (x *expander[S, M]) awakeOf(z uint64) {
+	x.awake = x.awake[:0]
+	if z == 0 {
+		for i := range x.acts {
+			x.awake = append(x.awake, int32(i))
+		}
+		return
+	}
+	for i := range x.acts {
+		if a := &x.acts[i]; z>>a.Node&1 == 0 || !nodeAction(a.Kind) {
+			x.awake = append(x.awake, int32(i))
+		}
+	}
+}
+
 // awakeGuarded lists the awake actions of a loaded state whose timers
 // fire on guards. A sleeping node's timer is awake if its guard did not
 // hold in the parent: the step that inserted the state made it true, so
 // the parent had no such action to take first. Such a node then passes
 // on no sleep to the state's successors (its other actions may be
-// taken after theirs at the parent, too late for the argument), and the
-// state's own ready timers and armed nodes are noted for its entries.
+// taken after theirs at the parent, too late for the argument). The
+// state's nodes with a timer armed, and their ready timers, are noted
+// for its successors' entries (appendReady).
 func (x *expander[S, M]) awakeGuarded() {
-	x.timed = 0
-	for k, t := range x.cur.Timers {
-		if t != 0 {
-			x.timed |= 1 << k
-		}
-		x.ready[k] = 0
+	timed := x.ids.Timed()
+	x.timed = timed
+	if timed == 0 { // no firing, and no successor keeps a ready set
+		x.awakeOf(x.sleep)
+		return
 	}
-	z, woke := x.sleep, uint64(0)
+	for m := timed; m != 0; m &= m - 1 {
+		x.ready[bits.TrailingZeros64(m)] = 0
+	}
+	z, woke, awake := x.sleep, uint64(0), x.awake[:0]
 	for i := range x.acts {
 		a := &x.acts[i]
 		k := a.Node
+		asleep := z>>k&1 != 0 && nodeAction(a.Kind)
 		if a.Kind == model.ActFire {
 			x.ready[k] |= 1 << a.Timer
-			if z>>k&1 != 0 && (x.zt>>k&1 == 0 || x.was[k]>>a.Timer&1 == 0) {
+			if asleep && (x.zt>>k&1 == 0 || x.was[k]>>a.Timer&1 == 0) {
 				woke |= 1 << k
-				x.awake = append(x.awake, int32(i))
-				continue
+				asleep = false
 			}
 		}
-		if z>>k&1 == 0 || !nodeAction(a.Kind) {
-			x.awake = append(x.awake, int32(i))
+		if !asleep {
+			awake = append(awake, int32(i))
 		}
 	}
-	x.sleep = z &^ woke
+	x.awake, x.sleep = awake, z&^woke
 }
 
 // keepSleep makes the expander read and write sleep sets: its frontier

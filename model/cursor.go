@@ -35,6 +35,7 @@ type Cursor[S, M any] struct {
 	// armed; idle, when besides no message is on its way to it: no
 	// action of the loaded world is node i's (Actions passes it over).
 	quiet, idle uint64
+	timed       uint64 // bit i set when node i has a timer armed
 	// part is Step's scratch: the new parts of the links a step changes.
 	part [maxTouched]uint64
 	// dig holds the loaded nodes' digests (Store.SetDigests): the j-th
@@ -109,6 +110,10 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		if len(r.inputs) == 0 && r.timers == 0 {
 			c.quiet |= 1 << i
 		}
+		c.timed &^= 1 << i
+		if r.timers != 0 {
+			c.timed |= 1 << i
+		}
 	}
 	c.idle = c.quiet
 	c.rest = binary.LittleEndian.Uint32(vec[4*n:])
@@ -152,6 +157,9 @@ func (c *Cursor[S, M]) Digests(j int) []uint32 {
 	}
 	return c.dig[j*n : (j+1)*n : (j+1)*n]
 }
+
+// Timed is the set of nodes of the loaded world with a timer armed.
+func (c *Cursor[S, M]) Timed() uint64 { return c.timed }
 
 // Actions is System.Actions of the loaded world w, each node's inputs
 // listed once per node state, when the state was first stored.
