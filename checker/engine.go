@@ -808,10 +808,9 @@ type expander[S, M any] struct {
 	sym       *model.Symmetry[S, M] // nil unless the search reduces by symmetry
 	por       *model.Reducer[S, M]  // nil unless the search expands persistent sets
 	// Sleep sets (sleep.go): whether the frontier's entries hold them,
-	// whether the system's timers are guarded; the loaded state's set,
-	// and, with guards, its nodes with a timer armed.
+	// whether the system's timers are guarded; the loaded state's set.
 	sleepOn, guarded bool
-	sleep, timed     uint64
+	sleep            uint64
 	// With guards: ready[k], the timers of node k whose guards hold in
 	// the loaded state, and was[k], those that held in the parent that
 	// inserted it (read from its entry, for the nodes of sleep with a
@@ -870,7 +869,7 @@ func (x *expander[S, M]) load(fp uint64, enc []byte) {
 	if x.por != nil {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
 	}
-	if x.guarded && x.sleepOn {
+	if x.guarded { // keepSleep sets it, with sleepOn
 		x.awakeGuarded()
 	} else {
 		x.awakeOf(x.sleep)

@@ -124,7 +124,7 @@ func (x *expander[S, M]) entryOf(k int, z uint64) []byte {
 	}
 	x.buf = model.AppendUvarint(x.buf[:0], z)
 	if x.guarded {
-		x.buf = x.appendReady(x.buf, z&x.timed)
+		x.buf = x.appendReady(x.buf, z&x.ids.Timed())
 	}
 	if x.lazy[k] {
 		x.buf = x.ids.AppendStepped(x.buf, &x.stepped[k])
@@ -178,11 +178,10 @@ func (x *expander[S, M]) awakeOf(z uint64) {
 // the parent had no such action to take first. Such a node then passes
 // on no sleep to the state's successors (its other actions may be
 // taken after theirs at the parent, too late for the argument). The
-// state's nodes with a timer armed, and their ready timers, are noted
-// for its successors' entries (appendReady).
+// ready timers of the state's nodes with one armed (Cursor.Timed) are
+// noted for its successors' entries (appendReady).
 func (x *expander[S, M]) awakeGuarded() {
 	timed := x.ids.Timed()
-	x.timed = timed
 	if timed == 0 { // no firing, and no successor keeps a ready set
 		x.awakeOf(x.sleep)
 		return
