@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -130,7 +131,7 @@ func (sp *Spec[S, M]) checkCodec(max int, stop func() string) error {
 		depth int
 	}
 	queue := []item{{w, 0}}
-	var acts []model.Action
+	var acts, loadedActs []model.Action
 	var h model.WorldHash
 	var scratch model.World[S, M]
 	var stepped model.Stepped
@@ -155,6 +156,12 @@ func (sp *Spec[S, M]) checkCodec(max int, stop func() string) error {
 		ids.Load(vec, fp, &scratch)
 		if !bytes.Equal(c.sys.Encode(nil, &scratch), c.sys.Encode(nil, it.w)) {
 			return &CodecError{fmt.Sprintf("a world at depth %d loads back from its stored form as another (an engine bug)", it.depth)}
+		}
+		// The search lists a loaded world's actions off its links
+		// (model.Cursor.Actions): the same list, in the same order.
+		loadedActs = ids.Actions(&scratch, loadedActs[:0])
+		if !slices.Equal(loadedActs, acts) {
+			return &CodecError{fmt.Sprintf("a world at depth %d has other actions loaded from its stored form than whole (an engine bug)", it.depth)}
 		}
 		if err := sp.readsOnly(c.sys, &scratch, it.depth); err != nil {
 			return err

@@ -75,6 +75,11 @@ type linkRec[M any] struct {
 	// it whole instead of building an envelope a message from its record
 	// (ring N=10: the loop was 6% of a search's instructions).
 	envs []Envelope[M]
+	// heads are the offsets of the link's distinct messages on an
+	// unordered network, one delivery each (Cursor.Actions): equal
+	// messages lie side by side there. nil on a FIFO network, where only
+	// the head is delivered.
+	heads []uint32
 }
 
 // restRec is everything in a world but its nodes, timers and network.
@@ -191,9 +196,17 @@ func (c *Cursor[S, M]) linkID(to, from NodeID, msgs []uint32) uint32 {
 			}
 		}
 		r.h, r.part = h, linkPart(to, from, h, len(msgs))
+		if !fifo {
+			for j := range r.msgs {
+				if j == 0 || r.msgs[j] != r.msgs[j-1] {
+					r.heads = append(r.heads, uint32(j))
+				}
+			}
+		}
 	})
 	if added { // the record's own slices, beside its key
-		st.links.held.Add(uint64(len(msgs)) * uint64(4+unsafe.Sizeof(Envelope[M]{})))
+		heads := uint64(len(st.links.at(id).heads))
+		st.links.held.Add(uint64(len(msgs))*uint64(4+unsafe.Sizeof(Envelope[M]{})) + 4*heads)
 	}
 	return id
 }

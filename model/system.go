@@ -137,32 +137,18 @@ func (sys *System[S, M]) Init() *World[S, M] {
 // Actions appends to dst the actions enabled in w, in a fixed order: for
 // each live node in id order, its inputs, then the deliveries to it (one per
 // incoming link on a FIFO network, one per distinct message otherwise), then
-// its armed timers.
+// its armed timers; then the application messages and the faults.
+// (Cursor.Actions lists the same for a world it loaded.)
 func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
-	return sys.actions(w, dst, nil, 0)
-}
-
-// actions is Actions, taking node i's inputs from inputs[i] when inputs
-// is not nil (a Cursor's, listed once per node state), else from Inputs.
-// The nodes in idle have no action (no input, no timer armed, no message
-// to them) and are passed over: on ring N=10 most of a world's nodes are
-// such, and the pass over all of them was 9% of a search's samples.
-func (sys *System[S, M]) actions(w *World[S, M], dst []Action, inputs [][]Input, idle uint64) []Action {
 	j := 0 // scan position in Net, which is sorted by receiver
-	for live := (uint64(1)<<sys.n - 1) &^ w.Down &^ idle; live != 0; live &= live - 1 {
+	for live := (uint64(1)<<sys.n - 1) &^ w.Down; live != 0; live &= live - 1 {
 		i := trailingZeros(live)
 		id := NodeID(i)
 		for j < len(w.Net) && w.Net[j].To < id {
 			j++
 		}
-		var ins []Input
-		if inputs != nil {
-			ins = inputs[i]
-		} else {
-			sys.inputs = sys.P.Inputs(id, w.Nodes[i], sys.inputs[:0])
-			ins = sys.inputs
-		}
-		for _, in := range ins {
+		sys.inputs = sys.P.Inputs(id, w.Nodes[i], sys.inputs[:0])
+		for _, in := range sys.inputs {
 			var a *Action
 			dst, a = addAction(dst)
 			a.Kind, a.Node, a.Input = ActInput, id, in
@@ -178,15 +164,31 @@ func (sys *System[S, M]) actions(w *World[S, M], dst []Action, inputs [][]Input,
 			dst, a = addAction(dst)
 			a.Kind, a.Node, a.Peer, a.Slot = ActDeliver, id, e.From, int32(k)
 		}
-		for t := w.Timers[i]; t != 0; t &= t - 1 {
-			tid := TimerID(trailingZeros(t))
-			if sys.guard == nil || sys.guard.TimerReady(w, id, tid) {
-				var a *Action
-				dst, a = addAction(dst)
-				a.Kind, a.Node, a.Timer = ActFire, id, tid
-			}
+		if w.Timers[i] != 0 {
+			dst = sys.timerActions(w, dst, i)
 		}
 	}
+	return sys.otherActions(w, dst)
+}
+
+// timerActions appends to dst the firings of node i's armed timers in w,
+// those whose guards hold (TimerGuard).
+func (sys *System[S, M]) timerActions(w *World[S, M], dst []Action, i int) []Action {
+	id := NodeID(i)
+	for t := w.Timers[i]; t != 0; t &= t - 1 {
+		tid := TimerID(trailingZeros(t))
+		if sys.guard == nil || sys.guard.TimerReady(w, id, tid) {
+			var a *Action
+			dst, a = addAction(dst)
+			a.Kind, a.Node, a.Timer = ActFire, id, tid
+		}
+	}
+	return dst
+}
+
+// otherActions appends to dst the actions of w that are no node's
+// protocol step: the application messages still to send, and the faults.
+func (sys *System[S, M]) otherActions(w *World[S, M], dst []Action) []Action {
 	if int(w.AppSent) < sys.Config.AppMsgs {
 		for i := range sys.n {
 			for j := range sys.n {
