@@ -15,9 +15,9 @@ type Cursor[S, M any] struct {
 	sys *System[S, M] // the goroutine's own (its codec's and Step's scratch)
 
 	// The loaded world: its stored form, its nodes' ids and parts, its
-	// rest, each place's link (place to*n+from; 0 when empty) and part,
-	// the places of its links in order, the id of each message in Net,
-	// and the sum of its parts (its fingerprint before the last mix).
+	// rest, each place's link (place to*n+from), the places of its links
+	// in order, the id of each message in Net, and the sum of its parts
+	// (its fingerprint before the last mix).
 	vec       []byte
 	node      []uint32
 	nodePart  []uint64
@@ -25,10 +25,8 @@ type Cursor[S, M any] struct {
 	down, cut uint64
 	rest      uint32
 	restPart  uint64
-	linkAt    []uint32
-	linkPart  []uint64
+	at        []placed
 	places    []int32
-	starts    []int32 // beside places: the slot in Net of each link's first message
 	netMsg    []uint32
 	sum       uint64
 	loaded    *World[S, M] // the world the last Load set
@@ -63,7 +61,16 @@ func NewCursor[S, M any](st *Store[S, M], sys *System[S, M]) *Cursor[S, M] {
 	n := sys.n
 	return &Cursor[S, M]{st: st, sys: sys,
 		node: lines.Own[uint32](n), nodePart: lines.Own[uint64](n), inputs: lines.Own[[]Input](n),
-		linkAt: lines.Own[uint32](n * n), linkPart: lines.Own[uint64](n * n)}
+		at: lines.Own[placed](n * n)}
+}
+
+// placed is the link a loaded world has at a place: its id (0 when the
+// place is empty), its part, and the slot in Net of its first message.
+// One array of them, not one a field, takes one bounds check a place.
+type placed struct {
+	id    uint32
+	start int32
+	part  uint64
 }
 
 // System is the cursor's system (its goroutine's).
@@ -126,9 +133,9 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		w.History = append(w.History[:0], rr.history...)
 	}
 	for _, p := range c.places {
-		c.linkAt[p], c.linkPart[p] = 0, 0
+		c.at[p] = placed{}
 	}
-	c.places, c.starts = c.places[:0], c.starts[:0]
+	c.places = c.places[:0]
 	// The messages go through locals, stored back once: appended to w's
 	// and c's fields, each append wrote the slice's length back to
 	// memory. (All the loop's slices as locals spilled registers: bully
@@ -138,9 +145,8 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		id := binary.LittleEndian.Uint32(vec[j:])
 		lr := st.links.at(id)
 		p := int32(lr.to)*int32(n) + int32(lr.from)
-		c.linkAt[p], c.linkPart[p] = id, lr.part
+		c.at[p] = placed{id: id, start: int32(len(net)), part: lr.part}
 		c.places = append(c.places, p)
-		c.starts = append(c.starts, int32(len(net)))
 		c.idle &^= 1 << lr.to
 		envs := lr.envs[:len(lr.msgs)]
 		for j, m := range lr.msgs {
@@ -196,7 +202,7 @@ func (c *Cursor[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 	sys := c.sys
 	n := int32(sys.n)
 	fifo := sys.Config.Network == FIFO
-	places, starts := c.places, c.starts[:len(c.places)]
+	places := c.places
 	k := 0 // the next link, in places' order: by receiver, then sender
 	for live := (uint64(1)<<sys.n - 1) &^ w.Down &^ c.idle; live != 0; live &= live - 1 {
 		i := trailingZeros(live)
@@ -211,17 +217,18 @@ func (c *Cursor[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 			a.Kind, a.Node, a.Input = ActInput, id, in
 		}
 		for ; k < len(places) && places[k] < lo+n; k++ {
-			from := NodeID(places[k] - lo)
+			p := places[k]
+			from, pl := NodeID(p-lo), &c.at[p]
 			if fifo {
 				var a *Action
 				dst, a = addAction(dst)
-				a.Kind, a.Node, a.Peer, a.Slot = ActDeliver, id, from, starts[k]
+				a.Kind, a.Node, a.Peer, a.Slot = ActDeliver, id, from, pl.start
 				continue
 			}
-			for _, d := range c.st.links.at(c.linkAt[places[k]]).heads {
+			for _, d := range c.st.links.at(pl.id).heads {
 				var a *Action
 				dst, a = addAction(dst)
-				a.Kind, a.Node, a.Peer, a.Slot = ActDeliver, id, from, starts[k]+int32(d)
+				a.Kind, a.Node, a.Peer, a.Slot = ActDeliver, id, from, pl.start+int32(d)
 			}
 		}
 		if w.Timers[i] != 0 {
@@ -421,8 +428,9 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	if a.Kind == ActDeliver {
 		p := int32(a.Node)*int32(n) + int32(from)
 		r.place[0] = p
-		r.link[0], part[0] = c.linkOp(c.linkAt[p], p, opRemove, arg)
-		sum += part[0] - c.linkPart[p]
+		pl := &c.at[p]
+		r.link[0], part[0] = c.linkOp(pl.id, p, opRemove, arg)
+		sum += part[0] - pl.part
 		r.n = 1
 	}
 	for j := range int(e.sends) {
@@ -438,7 +446,8 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 		for i < r.n && r.place[i] != p {
 			i++
 		}
-		cur, old := c.linkAt[p], c.linkPart[p]
+		pl := &c.at[p]
+		cur, old := pl.id, pl.part
 		if i == r.n {
 			r.place[i] = p
 			r.n++
@@ -705,7 +714,7 @@ func (c *Cursor[S, M]) Woken(r *Stepped) uint64 {
 	for i := range r.n {
 		p := r.place[i]
 		to, from := p/n, p%n
-		if from == int32(r.node) && to != from && (!fifo || c.linkAt[p] == 0) {
+		if from == int32(r.node) && to != from && (!fifo || c.at[p].id == 0) {
 			m |= 1 << to
 		}
 	}
