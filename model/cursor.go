@@ -196,8 +196,10 @@ func (c *Cursor[S, M]) Timed() uint64 { return c.timed }
 // deliveries read off the loaded links, one a link on a FIFO network (its
 // head), one a distinct message on an unordered one (linkRec.heads), not
 // off Net an envelope at a time (bully N=4: a world holds 9.3 messages
-// on 5.0 links). The codec self-check holds the two to the same list
-// (checker/selfcheck.go).
+// on 5.0 links). The idle nodes (no input, no timer armed, no message to
+// them) are passed over: on ring N=10 most of a world's nodes are such,
+// and the pass over all of them was 9% of a search's samples. The codec
+// self-check holds the two lists equal (checker/selfcheck.go).
 func (c *Cursor[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 	sys := c.sys
 	n := int32(sys.n)
