@@ -167,14 +167,9 @@ func (c *Cursor[S, M]) setNode(w *World[S, M], i int, id uint32) {
 	for j, d := range r.digests {
 		c.dig[j*n+i] = d
 	}
-	c.quiet &^= 1 << i
-	if len(r.inputs) == 0 && r.timers == 0 {
-		c.quiet |= 1 << i
-	}
-	c.timed &^= 1 << i
-	if r.timers != 0 {
-		c.timed |= 1 << i
-	}
+	bit := uint(i) & 63
+	c.quiet = c.quiet&^(1<<bit) | r.quiet<<bit
+	c.timed = c.timed&^(1<<bit) | r.timed<<bit
 }
 
 // Digests is the j-th digest (Store.SetDigests) of each node of the

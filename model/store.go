@@ -49,6 +49,10 @@ type nodeRec[S any] struct {
 	enc    []byte  // the state's encoding, key's tail
 	inputs []Input // the inputs enabled in it (Protocol.Inputs)
 	node   NodeID
+	// quiet is 1 when the state has no input and no timer armed, timed
+	// when it has a timer armed (Cursor.quiet and timed, set without a
+	// branch).
+	quiet, timed uint64
 	// digests are what the store's digest function made of the state
 	// (SetDigests), nil without one.
 	digests []uint32
@@ -140,6 +144,12 @@ func (c *Cursor[S, M]) nodeID(i NodeID, t uint64, enc []byte, s S) uint32 {
 		r.enc = key[tail:]
 		r.part = nodePart(i, r.enc, t)
 		r.inputs = c.sys.P.Inputs(i, s, nil)
+		if len(r.inputs) == 0 && t == 0 {
+			r.quiet = 1
+		}
+		if t != 0 {
+			r.timed = 1
+		}
 		if st.digests != nil {
 			r.digests = make([]uint32, st.k)
 			st.digests(i, s, r.digests)
