@@ -459,7 +459,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if depth > rep.Depth {
 			rep.Depth = depth
 		}
-		prop, detail, unknown := sp.judgeLoaded(&x.cur, x.acts, x.ids)
+		prop, detail, unknown := sp.judgeLoaded(x.judges, &x.cur, x.acts, x.ids)
 		if unknown != "" && rep.Bound == "" {
 			rep.Bound = unknown
 		}
@@ -784,6 +784,8 @@ type expander[S, M any] struct {
 	acts []model.Action
 	enc  []byte              // the current state's stored form
 	ids  *model.Cursor[S, M] // the current state's parts
+	// judges is the spec's invariants as the worker judges them.
+	judges *judgePlan[S, M]
 	// The successors step made, each in a slot: step alternates between
 	// slots 0 and 1 (the last is succ[k]); makeSuccessors puts the successor
 	// of acts[i] in slot i.
@@ -825,7 +827,7 @@ type expander[S, M any] struct {
 
 // newExpander makes an expander of the states of st, the search's store.
 func newExpander[S, M any](sp *Spec[S, M], st *model.Store[S, M]) *expander[S, M] {
-	x := &expander[S, M]{sys: sp.System.Clone()}
+	x := &expander[S, M]{sys: sp.System.Clone(), judges: sp.plan()}
 	x.ids = model.NewCursor(st, x.sys)
 	x.sym, x.por = sp.canonicaliser(x.sys), sp.reducer(x.sys)
 	x.slots(2)

@@ -560,7 +560,7 @@ func (w *levelWorker[S, M]) overAfterState(lv *levelRun, grew uint64) bool {
 func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	sp, x, opts := w.r.sp, w.x, w.r.opts
 	x.load(fp, enc)
-	prop, why, unknown := sp.judgeLoaded(&x.cur, x.acts, x.ids)
+	prop, why, unknown := sp.judgeLoaded(x.judges, &x.cur, x.acts, x.ids)
 	if unknown != "" {
 		w.unknown.keep(k, 0, unknown, "")
 	}

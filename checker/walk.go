@@ -322,12 +322,13 @@ type walker[S, M any] struct {
 	cov       *kindTable     // this walker's kinds, and the counts of its current walk
 	prem      []premise[S, M]
 	premSeen  []bool // shared: the premises seen by the walks before this batch
+	judges    *judgePlan[S, M]
 }
 
 func newWalker[S, M any](sp *Spec[S, M], opts *Options, depth int) *walker[S, M] {
 	sys := sp.System.Clone()
 	return &walker[S, M]{sp: sp, opts: opts, depth: depth, sys: sys, init: sys.Init(), visited: map[uint64]int{},
-		cov: newKindTable()}
+		cov: newKindTable(), judges: sp.plan()}
 }
 
 // run runs walk k into res.
@@ -346,7 +347,7 @@ func (w *walker[S, M]) run(k int, res *walkResult) {
 		fp := sys.HashWorld(&w.cur)
 		res.fps = append(res.fps, fp)
 		w.acts = sys.Actions(&w.cur, w.acts[:0])
-		prop, _, unknown := sp.judge(&w.cur, w.acts)
+		prop, _, unknown := sp.judgeLoaded(w.judges, &w.cur, w.acts, nil)
 		if unknown != "" && res.unknown == "" {
 			res.unknown = unknown
 		}
