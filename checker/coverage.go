@@ -454,7 +454,7 @@ func (sp *Spec[S, M]) levelCoverage(ws []*levelWorker[S, M], lv *levelRun, poppe
 		if lv.outdeg[k] == 0 {
 			continue
 		}
-		x.load(0, enc) // no step is taken: the fingerprint is not needed
+		x.load(0, enc, true) // no step is taken: the fingerprint is not needed
 		for _, i := range x.awake {
 			x.count(r.cov, x.acts[i])
 		}

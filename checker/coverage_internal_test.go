@@ -29,7 +29,7 @@ func TestCountStepMatchesCount(t *testing.T) {
 	for n := 0; len(queue) > 0; n++ {
 		it := queue[0]
 		queue = queue[1:]
-		x.load(it.fp, it.enc)
+		x.load(it.fp, it.enc, true)
 		tab := a
 		if n%3 == 0 {
 			tab = b

@@ -58,3 +58,46 @@ func TestQueueReusesItsChunks(t *testing.T) {
 	require.Nil(t, q.mem.raw)
 	require.Zero(t, q.mem.touched)
 }
+
+// An entry the queue says it holds (held) keeps its bytes through the
+// next pop and the pushes after it, as the search running ahead reads
+// them; held is false exactly for the last entry of a chunk, which the
+// next pop lets go of, and which pushes then reuse.
+func TestQueueHoldsAnEntryUntilThePopAfterNext(t *testing.T) {
+	q := &queue{opts: &Options{}}
+	defer q.release()
+	enc := make([]byte, 100)
+	pushed := 0
+	push := func(n int) {
+		for range n {
+			binary.LittleEndian.PutUint64(enc, uint64(pushed))
+			q.push(0, uint64(pushed)+1, enc)
+			pushed++
+		}
+	}
+	push(30000) // about 118 bytes an entry: four chunks
+	_, _, prev, ok := q.pop()
+	require.True(t, ok)
+	prevHeld, prevWant := q.held(), uint64(0)
+	notHeld := 0
+	for i := 1; i < 60000; i++ {
+		free := len(q.free)
+		_, _, e, ok := q.pop()
+		require.True(t, ok)
+		held := q.held()
+		if len(q.free) > free {
+			push(18000) // two chunks' worth: the chunk let go is written over
+		} else {
+			push(1)
+		}
+		if prevHeld {
+			require.Equal(t, prevWant, binary.LittleEndian.Uint64(prev), "entry %d", prevWant)
+		} else {
+			notHeld++
+		}
+		require.Equal(t, uint64(i), binary.LittleEndian.Uint64(e))
+		prev, prevHeld, prevWant = e, held, uint64(i)
+	}
+	require.Greater(t, notHeld, 5, "some entries end a chunk")
+	require.Less(t, notHeld, 10, "and only those")
+}

@@ -559,7 +559,7 @@ func (w *levelWorker[S, M]) overAfterState(lv *levelRun, grew uint64) bool {
 // visit judges state k of the level and makes its successors.
 func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	sp, x, opts := w.r.sp, w.x, w.r.opts
-	x.load(fp, enc)
+	x.load(fp, enc, false) // the level's bytes, or its chunk read, stay while the state is expanded
 	prop, why, unknown := sp.judgeLoaded(x.judges, &x.cur, x.acts, x.ids)
 	if unknown != "" {
 		w.unknown.keep(k, 0, unknown, "")

@@ -118,7 +118,7 @@ func (sp *Spec[S, M]) discoverers(target uint64) *fpSet {
 		if !ok {
 			panic("checker: the state to rebuild is not reachable")
 		}
-		x.load(fp, enc)
+		x.load(fp, enc, true)
 		x.makeSuccessors(prefetch, 0, false)
 		for i := range x.acts {
 			sc := x.successor(i)
