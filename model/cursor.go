@@ -50,7 +50,7 @@ type Cursor[S, M any] struct {
 	memoShift uint       // a step's entry is memo[hash>>memoShift]
 	memoBits  uint       // the memo's size when made: 2^memoBits (0: cursorMemoBits)
 	serial    *uint32    // the steps memoized so far
-	linkOps   linkOps    // the links made by a send or a delivery
+	linkOps   *linkOps   // the links made by a send or a delivery
 	restOps   []restOp   // the rests made by a step's records
 
 	key, buf  []byte // interning's scratch
@@ -333,7 +333,7 @@ func (c *Cursor[S, M]) memoSize() uint {
 func (c *Cursor[S, M]) makeCaches(bits uint) {
 	c.memo, c.memoShift, c.serial = make([]stepMemo, 1<<bits), 64-bits, new(uint32)
 	c.memoIn = make([]Input, 1<<bits)
-	c.linkOps = make(linkOps, 1<<linkOpBits)
+	c.linkOps = new(linkOps)
 	if c.sys.Config.History {
 		c.restOps = make([]restOp, 1<<restOpBits)
 	}
@@ -449,19 +449,24 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 		sum += part[0] - pl.part
 		r.n = 1
 	}
+	// (The indexes are masked: a step sends at most memoSends messages
+	// and changes at most maxTouched links, and the masks spare the
+	// bounds checks.)
 	for j := range int(e.sends) {
-		to := e.to[j]
+		j &= memoSends - 1
+		to, msg := e.to[j], e.msg[j]
 		if c.down&(1<<to) != 0 || c.cut != 0 && (c.cut>>a.Node)&1 != (c.cut>>to)&1 {
 			if sys.ranked != nil { // and weighs nothing (RankAfter)
-				r.rank -= sys.ranked.Weight(c.st.msgs.at(e.msg[j]).m)
+				r.rank -= sys.ranked.Weight(c.st.msgs.at(msg).m)
 			}
 			continue // lost, as effects loses it
 		}
 		p := int32(to)*int32(n) + int32(a.Node)
 		i := 0
-		for i < r.n && r.place[i] != p {
+		for i < r.n && r.place[i&(maxTouched-1)] != p {
 			i++
 		}
+		i &= maxTouched - 1
 		pl := &c.at[p&placeMask]
 		cur, old := pl.id, pl.part
 		if i == r.n {
@@ -470,9 +475,9 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 		} else {
 			cur, old = r.link[i], part[i]
 		}
-		lo := c.linkOps.entry(cur, p, opPush, e.msg[j])
-		if !lo.holds(cur, p, opPush, e.msg[j]) {
-			c.linkOpMiss(lo, cur, p, opPush, e.msg[j])
+		lo := c.linkOps.entry(cur, p, opPush, msg)
+		if !lo.holds(cur, p, opPush, msg) {
+			c.linkOpMiss(lo, cur, p, opPush, msg)
 		}
 		r.link[i], part[i] = lo.next, lo.part
 		sum += part[i] - old
@@ -575,10 +580,10 @@ func (c *Cursor[S, M]) memoize(at uint64, a *Action, arg uint32, from NodeID) *s
 // so written, a hit is inlined in Step, where a call of one method that
 // did both cost about 10 instructions more (bully N=4: 12 M link
 // operations a search).
-type linkOps []linkOp
+type linkOps [1 << linkOpBits]linkOp
 
 // entry is the entry of the cache that holds the operation, if any does.
-func (t linkOps) entry(link uint32, p int32, op uint8, msg uint32) *linkOp {
+func (t *linkOps) entry(link uint32, p int32, op uint8, msg uint32) *linkOp {
 	h := mix64(uint64(link)*hashLink ^ uint64(msg)*hashNode ^ uint64(p)<<8 ^ uint64(op))
 	return &t[h>>(64-linkOpBits)]
 }
@@ -709,18 +714,21 @@ func (c *Cursor[S, M]) AppendStepped(b []byte, r *Stepped) []byte {
 		binary.LittleEndian.PutUint32(b[start+4*n:], r.rest)
 	}
 	// The changed places in order (insertion sort: a step changes few).
+	// (Indexes masked, as in Step.)
+	const mask = maxTouched - 1
 	var order [maxTouched]int
 	for i := range r.n {
-		j := i
-		for ; j > 0 && r.place[order[j-1]] > r.place[i]; j-- {
-			order[j] = order[j-1]
+		j := i & mask
+		for ; j > 0 && r.place[order[(j-1)&mask]&mask] > r.place[i&mask]; j-- {
+			order[j] = order[(j-1)&mask]
 		}
-		order[j] = i
+		order[j&mask] = i
 	}
 	// The parent's links and the changed ones, merged by place.
 	links, places := c.vec[4*(n+1):], c.places
 	k := uint(0)
-	for _, i := range order[:r.n] {
+	for _, i := range order[:r.n&(maxTouched*2-1)] {
+		i &= mask
 		p := r.place[i]
 		for ; k < uint(len(places)) && places[k] < p; k++ {
 			b = append(b, links[4*k:4*k+4]...)
