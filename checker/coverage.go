@@ -144,7 +144,7 @@ func (x *expander[S, M]) kindIndex(t *kindTable, a model.Action) int32 {
 // left by countNoting on a step the memo served (a step Apply took has no
 // tag), so the tag alone is checked.
 func (x *expander[S, M]) countStep(t *kindTable, a *model.Action, at int) {
-	if tag := x.stepped[at].Tag(); tag>>32 == t.id {
+	if tag := x.slot[at].stepped.Tag(); tag>>32 == t.id {
 		t.counts[uint32(tag)-1]++
 		return
 	}
@@ -158,7 +158,7 @@ func (x *expander[S, M]) countStep(t *kindTable, a *model.Action, at int) {
 //go:noinline
 func (x *expander[S, M]) countNoting(t *kindTable, a *model.Action, at int) {
 	i := x.kindIndex(t, *a)
-	if ref := x.stepped[at].Ref(); ref != 0 {
+	if ref := x.slot[at].stepped.Ref(); ref != 0 {
 		x.ids.SetMemoTag(ref, t.id<<32|uint64(i+1))
 	}
 	t.counts[i]++

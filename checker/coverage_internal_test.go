@@ -39,7 +39,7 @@ func TestCountStepMatchesCount(t *testing.T) {
 			sc := x.successor(i)
 			x.count(plain, x.acts[i])
 			x.countStep(tab, &x.acts[i], sc.at)
-			if x.stepped[sc.at].Ref() != 0 {
+			if x.slot[sc.at].stepped.Ref() != 0 {
 				served++
 			}
 			if !seen[sc.fp] {

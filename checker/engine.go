@@ -454,10 +454,11 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			// 6.2 M of RA N=4 R=1's 7.7 M) cost as much again: one more
 			// prefetch a successor took 1.06x the time.
 			for _, i := range x.awake {
-				hit := recent.has(key(x.fps[i]))
-				x.hits[i] = hit
+				s := &x.slot[i]
+				hit := recent.has(key(s.fp))
+				s.hit = hit
 				if !hit {
-					seen.prefetch(x.fps[i])
+					seen.prefetch(s.fp)
 				}
 			}
 			x.hitsKnown = true
@@ -792,22 +793,14 @@ type expander[S, M any] struct {
 	ids  *model.Cursor[S, M] // the current state's parts
 	// judges is the spec's invariants as the worker judges them.
 	judges *judgePlan[S, M]
-	// The successors step made, each in a slot: step alternates between
-	// slots 0 and 1 (the last is succ[k]); makeSuccessors puts the successor
-	// of acts[i] in slot i.
-	succ []model.World[S, M]
-	// lazy[k]: succ[k] is not made; step took its fingerprint from the
-	// parts' ids (model.Cursor.Step), and encodeOf writes its stored
-	// form from the parent's and what the step changed: most successors
-	// of a search are states already visited, never made nor stored.
-	lazy    []bool
-	stepped []model.Stepped
-	stored  [][]byte // the stored form of each successor made
-	fps     []uint64 // successors' fingerprints, by slot
-	closes  []bool   // whether each may close a cycle (makeSuccessors, ranked)
-	// hits[i]: the recent cache held successor i's fingerprint when its
-	// slot was prefetched (the serial search running ahead; hitsKnown).
-	hits      []bool
+	// The successors makeSuccessors made, each in a slot: that of acts[i]
+	// in slot i. What the search reads of each (succSlot) is in one
+	// array, a bounds check a slot where it was one an array; the
+	// successors made whole, and their stored forms, beside it.
+	slot   []succSlot
+	succ   []model.World[S, M]
+	stored [][]byte // the stored form of each successor made
+	// hitsKnown: the slots' hit fields hold what the recent cache held.
 	hitsKnown bool
 	ranked    bool                  // whether makeSuccessors measured closes
 	buf       []byte                // a successor's stored form (encodeOf)
@@ -890,7 +883,6 @@ func (x *expander[S, M]) load(fp uint64, enc []byte, copied bool) {
 		x.awakeOf(x.sleep)
 	}
 	x.slots(max(2, len(x.acts)))
-	clear(x.lazy) // the last state's successors are gone with it
 	x.hitsKnown = false
 }
 
@@ -900,26 +892,39 @@ func (x *expander[S, M]) load(fp uint64, enc []byte, copied bool) {
 // there since, and the visited set then finds it instead), else looking
 // now.
 func (x *expander[S, M]) recentHit(recent recentFPs, i int) bool {
+	s := &x.slot[i]
 	if x.hitsKnown {
-		return x.hits[i]
+		return s.hit
 	}
-	return recent.has(key(x.fps[i]))
+	return recent.has(key(s.fp))
 }
 
 // slots makes room for n successors, on cache lines of the worker's own
 // (internal/lines: written at every step).
 func (x *expander[S, M]) slots(n int) {
-	if n <= len(x.lazy) {
+	if n <= len(x.slot) {
 		return
 	}
-	n = max(n, 2*len(x.lazy), 8)
+	n = max(n, 2*len(x.slot), 8)
+	x.slot = grownOwn(x.slot, n)
 	x.succ = grownOwn(x.succ, n)
-	x.lazy = grownOwn(x.lazy, n)
-	x.stepped = grownOwn(x.stepped, n)
 	x.stored = grownOwn(x.stored, n)
-	x.fps = grownOwn(x.fps, n)
-	x.closes = grownOwn(x.closes, n)
-	x.hits = grownOwn(x.hits, n)
+}
+
+// succSlot is what an expander keeps of the successor in one slot.
+type succSlot struct {
+	fp uint64 // its fingerprint
+	// lazy: the successor is not made (expander.succ); the step took its
+	// fingerprint from the parts' ids (model.Cursor.Step), and encodeOf
+	// writes its stored form from the parent's and what the step changed
+	// (stepped): most successors of a search are states already visited,
+	// never made nor stored.
+	lazy bool
+	// closes: it may close a cycle (makeSuccessors, ranked); hit: the
+	// recent cache held its fingerprint when its slot of the visited set
+	// was to be prefetched (the serial search running ahead; hitsKnown).
+	closes, hit bool
+	stepped     model.Stepped
 }
 
 // grownOwn is s grown to length n, on cache lines of its own.
@@ -936,15 +941,15 @@ func grownOwn[T any](s []T, n int) []T {
 // Cursor.Step takes: a successor already visited is mostly never made
 // nor stored (see encodeOf).
 func (x *expander[S, M]) stepTo(i, k int) uint64 {
-	a := &x.acts[i]
+	a, s := &x.acts[i], &x.slot[k]
 	if x.sym == nil {
-		if fp, ok := x.ids.Step(&x.cur, a, &x.stepped[k]); ok {
-			x.lazy[k] = true
+		if fp, ok := x.ids.Step(&x.cur, a, &s.stepped); ok {
+			s.lazy = true
 			return fp
 		}
 	}
-	x.lazy[k] = false
-	x.stepped[k] = model.Stepped{}
+	s.lazy = false
+	s.stepped = model.Stepped{}
 	next := &x.succ[k]
 	x.sys.Apply(&x.cur, *a, next)
 	var fp uint64
@@ -962,8 +967,8 @@ func (x *expander[S, M]) stepTo(i, k int) uint64 {
 // k (under symmetry, of its representative), valid until the next
 // encodeOf or a step into slot k.
 func (x *expander[S, M]) encodeOf(k int) []byte {
-	if x.lazy[k] { // from the parent's and what the step changed
-		x.buf = x.ids.AppendStepped(x.buf[:0], &x.stepped[k])
+	if s := &x.slot[k]; s.lazy { // from the parent's and what the step changed
+		x.buf = x.ids.AppendStepped(x.buf[:0], &s.stepped)
 		return x.buf
 	}
 	return x.stored[k]
@@ -994,10 +999,12 @@ func (x *expander[S, M]) makeSuccessors(pf prefetcher, rank uint64, ranked bool)
 	x.ranked = ranked && x.sys.Ranked()
 	for _, i32 := range x.awake { // the others' successors are generated from elsewhere (sleep.go)
 		i := int(i32)
-		x.fps[i] = x.stepTo(i, i)
-		pf.fetch(x.fps[i])
+		fp := x.stepTo(i, i)
+		s := &x.slot[i]
+		s.fp = fp
+		pf.fetch(fp)
 		if x.ranked {
-			x.closes[i] = x.rankAfter(i, rank) >= rank
+			s.closes = x.rankAfter(i, rank) >= rank
 		}
 	}
 }
@@ -1023,7 +1030,8 @@ func (p prefetcher) fetch(fp uint64) {
 
 // successor is the successor of action i makeSuccessors made.
 func (x *expander[S, M]) successor(i int) successor {
-	return successor{fp: x.fps[i], at: i, rankClose: x.ranked && x.closes[i]}
+	s := &x.slot[i]
+	return successor{fp: s.fp, at: i, rankClose: x.ranked && s.closes}
 }
 
 // rankAfter is the measure of the successor stepTo(i, i) left, right
@@ -1033,8 +1041,8 @@ func (x *expander[S, M]) successor(i int) successor {
 // applied and encoded in full, most of them states visited already:
 // centralized N=6 R=2 took 2.2 times as long as its safety check.
 func (x *expander[S, M]) rankAfter(i int, rank uint64) uint64 {
-	if x.lazy[i] {
-		return x.stepped[i].RankAfter(rank)
+	if s := &x.slot[i]; s.lazy {
+		return s.stepped.RankAfter(rank)
 	}
 	return x.sys.RankAfter(&x.cur, x.acts[i], &x.succ[i], rank)
 }

@@ -109,11 +109,12 @@ func nodeAction(k model.ActionKind) bool {
 // that step is the one that inserts it.
 func (x *expander[S, M]) sleepAfter(i int) uint64 {
 	a := &x.acts[i]
-	if !x.lazy[i] || !nodeAction(a.Kind) || a.Kind == model.ActFire && x.guarded {
+	s := &x.slot[i]
+	if !s.lazy || !nodeAction(a.Kind) || a.Kind == model.ActFire && x.guarded {
 		return 0
 	}
 	j := a.Node
-	return (x.sleep | (uint64(1)<<j - 1)) &^ (1 << j) &^ x.ids.Woken(&x.stepped[i])
+	return (x.sleep | (uint64(1)<<j - 1)) &^ (1 << j) &^ x.ids.Woken(&s.stepped)
 }
 
 // entryOf is the stored form of the successor in slot k, preceded by its
@@ -126,8 +127,8 @@ func (x *expander[S, M]) entryOf(k int, z uint64) []byte {
 	if x.guarded {
 		x.buf = x.appendReady(x.buf, z&x.ids.Timed())
 	}
-	if x.lazy[k] {
-		x.buf = x.ids.AppendStepped(x.buf, &x.stepped[k])
+	if s := &x.slot[k]; s.lazy {
+		x.buf = x.ids.AppendStepped(x.buf, &s.stepped)
 		return x.buf
 	}
 	x.buf = append(x.buf, x.stored[k]...)
