@@ -113,7 +113,7 @@ func (x *expander[S, M]) sleepAfter(i int) uint64 {
 	if !s.lazy || !nodeAction(a.Kind) || a.Kind == model.ActFire && x.guarded {
 		return 0
 	}
-	j := a.Node
+	j := a.Node & (model.MaxNodes - 1) // (masked: no shift past 63 to handle)
 	return (x.sleep | (uint64(1)<<j - 1)) &^ (1 << j) &^ x.ids.Woken(&s.stepped)
 }
 
@@ -167,7 +167,7 @@ func (x *expander[S, M]) awakeOf(z uint64) {
 		return
 	}
 	for i := range x.acts {
-		if a := &x.acts[i]; z>>a.Node&1 == 0 || !nodeAction(a.Kind) {
+		if a := &x.acts[i]; z>>(a.Node&(model.MaxNodes-1))&1 == 0 || !nodeAction(a.Kind) {
 			x.awake = append(x.awake, int32(i))
 		}
 	}

@@ -161,7 +161,7 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		p := int32(lr.to)*int32(n) + int32(lr.from)
 		c.at[p&placeMask] = placed{id: id, start: int32(len(net)), part: lr.part}
 		c.places = append(c.places, p)
-		c.idle &^= 1 << lr.to
+		c.idle &^= 1 << (lr.to & nodeMask) // (masked: no shift past 63 to handle)
 		envs := lr.envs[:len(lr.msgs)]
 		for j, m := range lr.msgs {
 			net = append(net, envs[j])
@@ -243,7 +243,7 @@ func (c *Cursor[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 				a.Kind, a.Node, a.Peer, a.Slot = ActDeliver, id, from, pl.start+int32(d)
 			}
 		}
-		if c.timed&(1<<uint(i)) != 0 { // w.Timers[i] != 0
+		if c.timed&(1<<(i&nodeMask)) != 0 { // w.Timers[i] != 0
 			dst = sys.timerActions(w, dst, i)
 		}
 	}
@@ -455,7 +455,7 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	for j := range int(e.sends) {
 		j &= memoSends - 1
 		to, msg := e.to[j], e.msg[j]
-		if c.down&(1<<to) != 0 || c.cut != 0 && (c.cut>>a.Node)&1 != (c.cut>>to)&1 {
+		if c.down&(1<<(to&nodeMask)) != 0 || c.cut != 0 && (c.cut>>(a.Node&nodeMask))&1 != (c.cut>>(to&nodeMask))&1 {
 			if sys.ranked != nil { // and weighs nothing (RankAfter)
 				r.rank -= sys.ranked.Weight(c.st.msgs.at(msg).m)
 			}
@@ -759,7 +759,7 @@ func (c *Cursor[S, M]) Woken(r *Stepped) uint64 {
 		p := r.place[i]
 		to, from := p/n, p%n
 		if from == int32(r.node) && to != from && (!fifo || c.at[p&placeMask].id == 0) {
-			m |= 1 << to
+			m |= 1 << (to & nodeMask)
 		}
 	}
 	return m
