@@ -223,24 +223,20 @@ func (c *Cursor[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 		for k < uint(len(places)) && places[k] < lo {
 			k++
 		}
+		// (Each action appended whole: appended zero and then filled in,
+		// an action took twice the stores.)
 		for _, in := range c.inputs[i&nodeMask] {
-			var a *Action
-			dst, a = addAction(dst)
-			a.Kind, a.Node, a.Input = ActInput, id, in
+			dst = append(dst, Action{Kind: ActInput, Node: id, Input: in})
 		}
 		for ; k < uint(len(places)) && places[k] < lo+n; k++ {
 			p := places[k]
 			from, pl := NodeID(p-lo), &c.at[p&placeMask]
 			if fifo {
-				var a *Action
-				dst, a = addAction(dst)
-				a.Kind, a.Node, a.Peer, a.Slot = ActDeliver, id, from, pl.start
+				dst = append(dst, Action{Kind: ActDeliver, Node: id, Peer: from, Slot: pl.start})
 				continue
 			}
 			for _, d := range c.st.links.at(pl.id).heads {
-				var a *Action
-				dst, a = addAction(dst)
-				a.Kind, a.Node, a.Peer, a.Slot = ActDeliver, id, from, pl.start+int32(d)
+				dst = append(dst, Action{Kind: ActDeliver, Node: id, Peer: from, Slot: pl.start + int32(d)})
 			}
 		}
 		if c.timed&(1<<(i&nodeMask)) != 0 { // w.Timers[i] != 0
