@@ -789,7 +789,7 @@ type expander[S, M any] struct {
 	sys  *model.System[S, M]
 	cur  model.World[S, M]
 	acts []model.Action
-	enc  []byte              // the current state's stored form
+	enc  []byte              // a copy of the current state's stored form, when load made one
 	ids  *model.Cursor[S, M] // the current state's parts
 	// judges is the spec's invariants as the worker judges them.
 	judges *judgePlan[S, M]
