@@ -43,7 +43,9 @@ type Cursor[S, M any] struct {
 	part [maxTouched]uint64
 	// dig holds the loaded nodes' digests (Store.SetDigests): the j-th
 	// of node i at dig[j*n+i], so that each digest's are side by side.
-	dig []uint32
+	// digEpoch changes whenever dig does (DigestEpoch).
+	dig      []uint32
+	digEpoch uint64
 
 	memo      []stepMemo // the steps taken, by node state and event
 	memoIn    []Input    // beside memo: the input of an ActInput entry
@@ -106,6 +108,7 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 	same := c.loaded == w && len(w.Nodes) == n && len(w.Timers) == n
 	if len(c.dig) != st.k*n {
 		c.dig, same = make([]uint32, st.k*n), false
+		c.digEpoch++
 	}
 	c.loaded = w
 	w.Nodes, w.Timers = resize(w.Nodes, n), resize(w.Timers, n)
@@ -180,7 +183,10 @@ func (c *Cursor[S, M]) setNode(w *World[S, M], i int, id uint32) {
 	w.Nodes[i], w.Timers[i] = r.s, r.timers
 	n := c.sys.n
 	for j, d := range r.digests {
-		c.dig[j*n+i] = d
+		if p := &c.dig[j*n+i]; *p != d {
+			*p = d
+			c.digEpoch++
+		}
 	}
 	bit := uint(i) & 63
 	c.quiet = c.quiet&^(1<<bit) | r.quiet<<bit
@@ -197,6 +203,12 @@ func (c *Cursor[S, M]) Digests(j int) []uint32 {
 	}
 	return c.dig[j*n : (j+1)*n : (j+1)*n]
 }
+
+// DigestEpoch is a number that changes whenever a Load changes the
+// loaded nodes' digests (Digests): two loads that give the same number
+// give the same digests, and a judgement made from them (an invariant's
+// Verdict, with the same Down) holds for both.
+func (c *Cursor[S, M]) DigestEpoch() uint64 { return c.digEpoch }
 
 // Timed is the set of nodes of the loaded world with a timer armed.
 func (c *Cursor[S, M]) Timed() uint64 { return c.timed }

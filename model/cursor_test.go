@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"slices"
 	"sync"
 	"testing"
 
@@ -348,4 +349,50 @@ func TestCursorSmallMemo(t *testing.T) {
 		sys.Apply(w, acts[0], next)
 		require.Equal(t, sys.HashWorld(next), got, "small %v", small)
 	}
+}
+
+// A cursor's DigestEpoch changes whenever a Load changes the loaded
+// nodes' digests, loads in any order into one world: the search reuses a
+// Verdict found for one epoch (checker's judgeStep), so an epoch that
+// stayed while a digest changed would pass a world it never judged.
+func TestDigestEpochFollowsTheDigests(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		sys := chatterSystem(rt)
+		st := model.NewStore[chatState, chatMsg]()
+		st.SetDigests(2, func(_ model.NodeID, s chatState, d []uint32) { d[0], d[1] = uint32(s.Said), uint32(s.Heard%2) })
+		c := model.NewCursor(st, sys.Clone())
+		var stored [][]byte
+		w, next := sys.Init(), &model.World[chatState, chatMsg]{}
+		for range rapid.IntRange(1, 20).Draw(rt, "steps") {
+			vec, _ := c.AppendStored(nil, w)
+			stored = append(stored, vec)
+			acts := sys.Actions(w, nil)
+			if len(acts) == 0 {
+				break
+			}
+			sys.Apply(w, acts[rapid.IntRange(0, len(acts)-1).Draw(rt, "action")], next)
+			w, next = next, w
+		}
+		var into model.World[chatState, chatMsg]
+		var last [2][]uint32
+		epoch := c.DigestEpoch()
+		for k, vec := range rapid.Permutation(stored).Draw(rt, "order") {
+			c.Load(vec, 0, &into)
+			now := [2][]uint32{append([]uint32(nil), c.Digests(0)...), append([]uint32(nil), c.Digests(1)...)}
+			for j, d := range now {
+				want := make([]uint32, len(into.Nodes))
+				for i, s := range into.Nodes {
+					want[i] = uint32(s.Said)
+					if j == 1 {
+						want[i] = uint32(s.Heard % 2)
+					}
+				}
+				require.Equal(rt, want, d, "digest %d", j)
+			}
+			if k > 0 && (!slices.Equal(now[0], last[0]) || !slices.Equal(now[1], last[1])) {
+				require.NotEqual(rt, epoch, c.DigestEpoch(), "the digests changed, the epoch did not")
+			}
+			last, epoch = now, c.DigestEpoch()
+		}
+	})
 }
