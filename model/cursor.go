@@ -137,17 +137,21 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		}
 	}
 	c.idle = c.quiet
-	c.rest = binary.LittleEndian.Uint32(vec[4*n:])
-	rr := st.rests.at(c.rest)
-	c.restPart = rr.part
-	w.Down, w.Used, w.Cut, w.AppSent = rr.down, rr.used, rr.cut, rr.appSent
-	c.down, c.cut = rr.down, rr.cut
-	if len(rr.vc)|len(w.VC) != 0 {
-		w.VC = append(w.VC[:0], rr.vc...)
-		w.ReqVC = append(w.ReqVC[:0], rr.reqVC...)
-	}
-	if len(rr.history)|len(w.History) != 0 {
-		w.History = append(w.History[:0], rr.history...)
+	// The rest, likewise, is there already when its id is the last one's
+	// (most of a level's states have the rest of their siblings).
+	if rest := binary.LittleEndian.Uint32(vec[4*n:]); !same || rest != c.rest {
+		c.rest = rest
+		rr := st.rests.at(rest)
+		c.restPart = rr.part
+		w.Down, w.Used, w.Cut, w.AppSent = rr.down, rr.used, rr.cut, rr.appSent
+		c.down, c.cut = rr.down, rr.cut
+		if len(rr.vc)|len(w.VC) != 0 {
+			w.VC = append(w.VC[:0], rr.vc...)
+			w.ReqVC = append(w.ReqVC[:0], rr.reqVC...)
+		}
+		if len(rr.history)|len(w.History) != 0 {
+			w.History = append(w.History[:0], rr.history...)
+		}
 	}
 	for _, p := range c.places {
 		c.at[p&placeMask] = placed{}
