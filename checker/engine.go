@@ -366,7 +366,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				i := int(i32)
 				sc := px.successor(i)
 				rep.Transitions++
-				px.countStep(r.cov, &px.acts[i], sc.at)
+				if !r.cov.countTagged(sc.tag) {
+					px.countNoting(r.cov, &px.acts[i], sc.at)
+				}
 				var v uint32
 				added := false
 				if recent == nil || !px.recentHit(recent, i) {
@@ -981,6 +983,7 @@ type successor struct {
 	fp        uint64
 	at        int
 	rankClose bool
+	tag       uint64 // the step's memo tag (countTagged)
 }
 
 // makeSuccessors makes the loaded state's successors in action order,
@@ -1031,7 +1034,7 @@ func (p prefetcher) fetch(fp uint64) {
 // successor is the successor of action i makeSuccessors made.
 func (x *expander[S, M]) successor(i int) successor {
 	s := &x.slot[i]
-	return successor{fp: s.fp, at: i, rankClose: x.ranked && s.closes}
+	return successor{fp: s.fp, at: i, rankClose: x.ranked && s.closes, tag: s.stepped.Tag()}
 }
 
 // rankAfter is the measure of the successor stepTo(i, i) left, right

@@ -602,7 +602,9 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		j := int(j32)
 		sc := x.successor(j)
 		nfp := key(sc.fp)
-		x.countStep(w.cov, &x.acts[j], sc.at)
+		if !w.cov.countTagged(sc.tag) {
+			x.countNoting(w.cov, &x.acts[j], sc.at)
+		}
 		// A state the worker recorded lately in the level is not visited
 		// (the visited set does not change while the level is expanded):
 		// it is neither probed nor recorded again.
