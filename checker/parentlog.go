@@ -42,6 +42,10 @@ type logBytes struct {
 	chunks [][]byte
 	n      uint64
 	mem    region
+	// last is the last chunk, where add writes: one load and no bounds
+	// check a byte (through chunks, two of each: the log was 1.4% of
+	// centralized N=6 R=2's instructions).
+	last *[logChunk]byte
 }
 
 const logChunk = 64 << 10
@@ -51,20 +55,23 @@ const logChunk = 64 << 10
 const logOnHeap = 256 << 10
 
 func (b *logBytes) add(v byte) {
-	if b.n%logChunk == 0 {
+	if b.n&(logChunk-1) == 0 {
 		b.grow()
 	}
-	b.chunks[b.n/logChunk][b.n%logChunk] = v
+	b.last[b.n&(logChunk-1)] = v
 	b.n++
 }
 
 func (b *logBytes) grow() {
+	var c []byte
 	if uint64(len(b.chunks))*logChunk < logOnHeap {
-		b.chunks = append(b.chunks, make([]byte, logChunk))
-		return
+		c = make([]byte, logChunk)
+	} else {
+		b.mem.reserve()
+		c = b.mem.take(logChunk)
 	}
-	b.mem.reserve()
-	b.chunks = append(b.chunks, b.mem.take(logChunk))
+	b.chunks = append(b.chunks, c)
+	b.last = (*[logChunk]byte)(c)
 }
 
 // extend makes room for n more bytes, to be set (by several goroutines,
