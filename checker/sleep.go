@@ -158,19 +158,23 @@ func (x *expander[S, M]) readWas(enc []byte) []byte {
 
 // awakeOf lists the loaded state's awake actions when the nodes of z
 // sleep: the others', and the steps that are no node's (faults).
+//
+// (The lists are locals, stored back once: appended to x's fields, each
+// append wrote the slice back and read x.acts again.)
 func (x *expander[S, M]) awakeOf(z uint64) {
-	x.awake = x.awake[:0]
+	acts, awake := x.acts, x.awake[:0]
 	if z == 0 {
-		for i := range x.acts {
-			x.awake = append(x.awake, int32(i))
+		for i := range acts {
+			awake = append(awake, int32(i))
 		}
-		return
-	}
-	for i := range x.acts {
-		if a := &x.acts[i]; z>>(a.Node&(model.MaxNodes-1))&1 == 0 || !nodeAction(a.Kind) {
-			x.awake = append(x.awake, int32(i))
+	} else {
+		for i := range acts {
+			if a := &acts[i]; z>>(a.Node&(model.MaxNodes-1))&1 == 0 || !nodeAction(a.Kind) {
+				awake = append(awake, int32(i))
+			}
 		}
 	}
+	x.awake = awake
 }
 
 // awakeGuarded lists the awake actions of a loaded state whose timers
