@@ -817,8 +817,9 @@ type expander[S, M any] struct {
 	// With guards: ready[k], the timers of node k whose guards hold in
 	// the loaded state, and was[k], those that held in the parent that
 	// inserted it (read from its entry, for the nodes of sleep with a
-	// timer armed).
-	ready, was []uint64
+	// timer armed). Arrays of MaxNodes, indexed through a mask: no
+	// bounds checks.
+	ready, was *[model.MaxNodes]uint64
 	zt         uint64 // the nodes was holds
 	// awake lists the actions the state's sleep set leaves in, by index
 	// in acts, in order: those the search takes (all, without one).

@@ -99,6 +99,10 @@ func (sp *Spec[S, M]) SleepError(opts Options) error {
 	return nil
 }
 
+// nodeIndex masks a node's index (below MaxNodes): indexing an array of
+// MaxNodes, or shifting a word, with it needs no check.
+const nodeIndex = model.MaxNodes - 1
+
 // nodeAction reports whether an action of kind k is a step of its node
 // (an input, a delivery or a timer), the kind a sleep set holds.
 func nodeAction(k model.ActionKind) bool {
@@ -113,7 +117,7 @@ func (x *expander[S, M]) sleepAfter(i int) uint64 {
 	if !s.lazy || !nodeAction(a.Kind) || a.Kind == model.ActFire && x.guarded {
 		return 0
 	}
-	j := a.Node & (model.MaxNodes - 1) // (masked: no shift past 63 to handle)
+	j := a.Node & nodeIndex // (masked: no shift past 63 to handle)
 	return (x.sleep | (uint64(1)<<j - 1)) &^ (1 << j) &^ x.ids.Woken(&s.stepped)
 }
 
@@ -142,7 +146,7 @@ func (x *expander[S, M]) entryOf(k int, z uint64) []byte {
 func (x *expander[S, M]) appendReady(b []byte, zt uint64) []byte {
 	b = model.AppendUvarint(b, zt)
 	for m := zt; m != 0; m &= m - 1 {
-		b = model.AppendUvarint(b, x.ready[bits.TrailingZeros64(m)])
+		b = model.AppendUvarint(b, x.ready[bits.TrailingZeros64(m)&nodeIndex])
 	}
 	return b
 }
@@ -151,7 +155,7 @@ func (x *expander[S, M]) appendReady(b []byte, zt uint64) []byte {
 func (x *expander[S, M]) readWas(enc []byte) []byte {
 	x.zt, enc = model.ReadUvarint(enc)
 	for m := x.zt; m != 0; m &= m - 1 {
-		x.was[bits.TrailingZeros64(m)], enc = model.ReadUvarint(enc)
+		x.was[bits.TrailingZeros64(m)&nodeIndex], enc = model.ReadUvarint(enc)
 	}
 	return enc
 }
@@ -169,7 +173,7 @@ func (x *expander[S, M]) awakeOf(z uint64) {
 		}
 	} else {
 		for i := range acts {
-			if a := &acts[i]; z>>(a.Node&(model.MaxNodes-1))&1 == 0 || !nodeAction(a.Kind) {
+			if a := &acts[i]; z>>(a.Node&nodeIndex)&1 == 0 || !nodeAction(a.Kind) {
 				awake = append(awake, int32(i))
 			}
 		}
@@ -191,17 +195,21 @@ func (x *expander[S, M]) awakeGuarded() {
 		x.awakeOf(x.sleep)
 		return
 	}
+	ready, was := x.ready, x.was
 	for m := timed; m != 0; m &= m - 1 {
-		x.ready[bits.TrailingZeros64(m)] = 0
+		ready[bits.TrailingZeros64(m)&nodeIndex] = 0
 	}
-	z, woke, awake := x.sleep, uint64(0), x.awake[:0]
-	for i := range x.acts {
-		a := &x.acts[i]
-		k := a.Node
+	// (Locals, and indexes and shifts masked: no bounds checks, and no
+	// shifts past 63 to handle.)
+	z, zt, woke, acts, awake := x.sleep, x.zt, uint64(0), x.acts, x.awake[:0]
+	for i := range acts {
+		a := &acts[i]
+		k := a.Node & nodeIndex
 		asleep := z>>k&1 != 0 && nodeAction(a.Kind)
 		if a.Kind == model.ActFire {
-			x.ready[k] |= 1 << a.Timer
-			if asleep && (x.zt>>k&1 == 0 || x.was[k]>>a.Timer&1 == 0) {
+			t := a.Timer & 63
+			ready[k] |= 1 << t
+			if asleep && (zt>>k&1 == 0 || was[k]>>t&1 == 0) {
 				woke |= 1 << k
 				asleep = false
 			}
@@ -218,8 +226,7 @@ func (x *expander[S, M]) awakeGuarded() {
 func (x *expander[S, M]) keepSleep() {
 	x.sleepOn, x.guarded = true, x.sys.Guarded()
 	if x.guarded {
-		n := x.sys.N()
-		x.ready, x.was = make([]uint64, n), make([]uint64, n)
+		x.ready, x.was = new([model.MaxNodes]uint64), new([model.MaxNodes]uint64)
 	}
 }
 
