@@ -764,13 +764,11 @@ func (c *Cursor[S, M]) AppendStepped(b []byte, r *Stepped) []byte {
 // A message lost to a crash or a partition is on no link: it gives no
 // action.
 func (c *Cursor[S, M]) Woken(r *Stepped) uint64 {
-	n := int32(c.sys.n)
-	fifo := c.sys.Config.Network == FIFO
+	sys := c.sys
+	n, unordered := int32(sys.n), sys.Config.Network != FIFO
 	var m uint64
-	for i := range r.n {
-		p := r.place[i]
-		to, from := p/n, p%n
-		if from == int32(r.node) && to != from && (!fifo || c.at[p&placeMask].id == 0) {
+	for _, p := range r.place[:r.n] {
+		if to := p / n; p%n == int32(r.node) && to != int32(r.node) && (unordered || c.at[p&placeMask].id == 0) {
 			m |= 1 << (to & nodeMask)
 		}
 	}
