@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/binary"
+	"fmt"
 
 	"github.com/coordcheck/coordcheck/internal/lines"
 )
@@ -62,8 +63,12 @@ type Cursor[S, M any] struct {
 }
 
 // NewCursor makes a cursor on st for a goroutine whose system is sys (a
-// System serves one goroutine).
+// System serves one goroutine). The cursors of a store must have systems
+// of the same number of nodes: it panics otherwise.
 func NewCursor[S, M any](st *Store[S, M], sys *System[S, M]) *Cursor[S, M] {
+	if !st.n.CompareAndSwap(0, int32(sys.n)) && st.n.Load() != int32(sys.n) {
+		panic(fmt.Sprintf("model: a cursor of %d nodes on a store of %d", sys.n, st.n.Load()))
+	}
 	return &Cursor[S, M]{st: st, sys: sys}
 }
 
@@ -162,17 +167,21 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 	// memory. (All the loop's slices as locals spilled registers: bully
 	// N=4 took 2.5% more instructions.)
 	net, msgIDs := w.Net[:0], c.netMsg[:0]
+	var pages []*[pageSize]linkRec[M] // the ids in vec were all interned before it was made
+	if pp := st.links.pages.Load(); pp != nil {
+		pages = *pp
+	}
 	for links := vec[4*(n+1):]; len(links) >= 4; links = links[4:] {
 		id := binary.LittleEndian.Uint32(links)
-		lr := st.links.at(id)
-		p := int32(lr.to)*int32(n) + int32(lr.from)
+		lr := &pages[id>>pageBits][id&(pageSize-1)]
+		p := lr.place
 		c.at[p&placeMask] = placed{id: id, start: int32(len(net)), part: lr.part}
 		c.places = append(c.places, p)
-		c.idle &^= 1 << (lr.to & nodeMask) // (masked: no shift past 63 to handle)
-		envs := lr.envs[:len(lr.msgs)]
-		for j, m := range lr.msgs {
-			net = append(net, envs[j])
-			msgIDs = append(msgIDs, m)
+		c.idle &^= lr.toBit
+		msgs := lr.msgs[:len(lr.envs)]
+		for j, e := range lr.envs {
+			net = append(net, e)
+			msgIDs = append(msgIDs, msgs[j])
 		}
 	}
 	w.Net, c.netMsg = net, msgIDs

@@ -396,3 +396,19 @@ func TestDigestEpochFollowsTheDigests(t *testing.T) {
 		}
 	})
 }
+
+// fourChatter is chatter with a fourth node, which never speaks first.
+type fourChatter struct{ chatter }
+
+func (fourChatter) Nodes() int { return 4 }
+
+// A store serves systems of one size (a link's place is to*n+from): a
+// cursor of another size on it panics, one of the same size does not.
+func TestStoreServesOneSize(t *testing.T) {
+	three := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{})
+	four := model.MustNewSystem[chatState, chatMsg](fourChatter{}, model.Config{})
+	st := model.NewStore[chatState, chatMsg]()
+	model.NewCursor(st, three.Clone())
+	require.NotPanics(t, func() { model.NewCursor(st, three.Clone()) })
+	require.PanicsWithValue(t, "model: a cursor of 4 nodes on a store of 3", func() { model.NewCursor(st, four.Clone()) })
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/binary"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -31,6 +32,9 @@ type Store[S, M any] struct {
 	// interned, to fill its k digests (nodeRec.digests).
 	digests func(self NodeID, s S, d []uint32)
 	k       int
+	// n is the number of nodes of the systems the store serves, set by
+	// the first cursor: a link's place (linkRec.place) depends on it.
+	n atomic.Int32
 }
 
 // recsRec is the records one step of a node outputs, in order.
@@ -72,9 +76,13 @@ type msgRec[M any] struct {
 type linkRec[M any] struct {
 	key      []byte // to, from, the messages' ids (uint32 each)
 	to, from NodeID
-	msgs     []uint32 // in the link's canonical order
-	h        uint64   // the messages' hash (see linkPart)
-	part     uint64   // linkPart
+	// place is the link's place in a world of the store's nodes
+	// (to*n+from), and toBit its receiver's bit: what Load sets for it.
+	place int32
+	toBit uint64
+	msgs  []uint32 // in the link's canonical order
+	h     uint64   // the messages' hash (see linkPart)
+	part  uint64   // linkPart
 	// envs is the link's part of a world's Net, made once: Load copies
 	// it whole instead of building an envelope a message from its record
 	// (ring N=10: the loop was 6% of a search's instructions).
@@ -191,6 +199,7 @@ func (c *Cursor[S, M]) linkID(to, from NodeID, msgs []uint32) uint32 {
 	c.key = k
 	id, added := st.links.intern(k, func(r *linkRec[M], key []byte) {
 		r.key, r.to, r.from = key, to, from
+		r.place, r.toBit = int32(to)*int32(c.sys.n)+int32(from), 1<<(to&nodeMask)
 		r.msgs = make([]uint32, len(msgs))
 		r.envs = make([]Envelope[M], len(msgs))
 		var h uint64
