@@ -32,9 +32,11 @@ type Cursor[S, M any] struct {
 	restPart  uint64
 	at        [maxPlaces]placed
 	places    []int32
-	netMsg    []uint32
-	sum       uint64
-	loaded    *World[S, M] // the world the last Load set
+	// recv[k] is the set of the receivers of the first k+1 links loaded.
+	recv   [maxPlaces]uint64
+	netMsg []uint32
+	sum    uint64
+	loaded *World[S, M] // the world the last Load set
 	// quiet has bit i set when node i's state has no input and no timer
 	// armed; idle, when besides no message is on its way to it: no
 	// action of the loaded world is node i's (Actions passes it over).
@@ -141,7 +143,6 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 			c.setNode(w, i, id)
 		}
 	}
-	c.idle = c.quiet
 	// The rest, likewise, is there already when its id is the last one's
 	// (most of a level's states have the rest of their siblings).
 	if rest := binary.LittleEndian.Uint32(vec[4*n:]); !same || rest != c.rest {
@@ -158,32 +159,54 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 			w.History = append(w.History[:0], rr.history...)
 		}
 	}
-	for _, p := range c.places {
+	// The links the last load's begin with are in place, with their
+	// messages, at the same slots of Net: the states of a level one after
+	// the other are mostly siblings, and a step changes a link or two
+	// (Maekawa N=4: half the links loaded were the last load's, by
+	// position).
+	links, k, start := vec[4*(n+1):], 0, 0
+	if same {
+		places := c.places
+		for k < len(places) && len(links) >= 4 && c.at[places[k]&placeMask].id == binary.LittleEndian.Uint32(links) {
+			links, k = links[4:], k+1
+		}
+		start = len(w.Net)
+		if k < len(places) {
+			start = int(c.at[places[k]&placeMask].start)
+		}
+	}
+	for _, p := range c.places[k:] {
 		c.at[p&placeMask] = placed{}
 	}
-	c.places = c.places[:0]
+	c.places = c.places[:k]
+	var recv uint64
+	if k > 0 {
+		recv = c.recv[(k-1)&placeMask]
+	}
 	// The messages go through locals, stored back once: appended to w's
 	// and c's fields, each append wrote the slice's length back to
 	// memory. (All the loop's slices as locals spilled registers: bully
 	// N=4 took 2.5% more instructions.)
-	net, msgIDs := w.Net[:0], c.netMsg[:0]
+	net, msgIDs := w.Net[:start], c.netMsg[:start]
 	var pages []*[pageSize]linkRec[M] // the ids in vec were all interned before it was made
 	if pp := st.links.pages.Load(); pp != nil {
 		pages = *pp
 	}
-	for links := vec[4*(n+1):]; len(links) >= 4; links = links[4:] {
+	for ; len(links) >= 4; links = links[4:] {
 		id := binary.LittleEndian.Uint32(links)
 		lr := &pages[id>>pageBits][id&(pageSize-1)]
 		p := lr.place
 		c.at[p&placeMask] = placed{id: id, start: int32(len(net)), part: lr.part}
+		recv |= lr.toBit
+		c.recv[len(c.places)&placeMask] = recv
 		c.places = append(c.places, p)
-		c.idle &^= lr.toBit
 		msgs := lr.msgs[:len(lr.envs)]
 		for j, e := range lr.envs {
 			net = append(net, e)
 			msgIDs = append(msgIDs, msgs[j])
 		}
 	}
+	c.idle = c.quiet &^ recv
 	w.Net, c.netMsg = net, msgIDs
 	c.sum = unmix64(fp)
 }
