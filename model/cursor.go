@@ -459,7 +459,7 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	if c.memo == nil {
 		c.makeCaches(c.memoSize())
 	}
-	h = (h ^ uint64(arg)*hashLink ^ uint64(from)*hashRest) * 0x9e3779b97f4a7c15
+	h = (h ^ uint64(arg)*hashLink ^ uint64(from)*hashRest) * slotMul
 	at := h >> c.memoShift
 	e := &c.memo[at]
 	if !c.holds(at, c.node[a.Node&nodeMask], a, arg, from) {
@@ -628,7 +628,7 @@ type linkOps [1 << linkOpBits]linkOp
 
 // entry is the entry of the cache that holds the operation, if any does.
 func (t *linkOps) entry(link uint32, p int32, op uint8, msg uint32) *linkOp {
-	h := (uint64(link)*hashLink ^ uint64(msg)*hashNode ^ uint64(p)<<8 ^ uint64(op)) * 0x9e3779b97f4a7c15
+	h := (uint64(link)*hashLink ^ uint64(msg)*hashNode ^ uint64(p)<<8 ^ uint64(op)) * slotMul
 	return &t[h>>(64-linkOpBits)]
 }
 

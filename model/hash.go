@@ -71,6 +71,12 @@ const (
 	hashMsg  = 0x8cb92ba72f3d8dd7
 )
 
+// slotMul spreads a cache's key over its slots: the slot is the top bits
+// of key*slotMul (the golden ratio's, Fibonacci hashing). One multiply,
+// where mix64 takes two and three shifts: a cache's slot decides only
+// where an entry is looked for, not what it holds.
+const slotMul = 0x9e3779b97f4a7c15
+
 // mix64 is a bijective finalizer (splitmix64's).
 func mix64(x uint64) uint64 {
 	x ^= x >> 30
