@@ -272,9 +272,13 @@ func (c *Cursor[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 			k++
 		}
 		// (Each action appended whole: appended zero and then filled in,
-		// an action took twice the stores.)
-		for _, in := range c.inputs[i&nodeMask] {
-			dst = append(dst, Action{Kind: ActInput, Node: id, Input: in})
+		// an action took twice the stores. The length tested first: a
+		// node with no input paid for the loop's spills all the same,
+		// about 0.7% of RA N=4 R=1's instructions.)
+		if ins := c.inputs[i&nodeMask]; len(ins) > 0 {
+			for _, in := range ins {
+				dst = append(dst, Action{Kind: ActInput, Node: id, Input: in})
+			}
 		}
 		for ; k < uint(len(places)) && places[k] < lo+n; k++ {
 			p := places[k]
