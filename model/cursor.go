@@ -188,13 +188,10 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 	// memory. (All the loop's slices as locals spilled registers: bully
 	// N=4 took 2.5% more instructions.)
 	net, msgIDs := w.Net[:start], c.netMsg[:start]
-	var pages []*[pageSize]linkRec[M] // the ids in vec were all interned before it was made
-	if pp := st.links.pages.Load(); pp != nil {
-		pages = *pp
-	}
+	pages := st.links.snapshot() // the ids in vec were all interned before it was made
 	for ; len(links) >= 4; links = links[4:] {
 		id := binary.LittleEndian.Uint32(links)
-		lr := &pages[id>>pageBits][id&(pageSize-1)]
+		lr := recordIn(pages, id)
 		p := lr.place
 		c.at[p&placeMask] = placed{id: id, start: int32(len(net)), part: lr.part}
 		recv |= lr.toBit

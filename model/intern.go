@@ -40,7 +40,24 @@ const (
 
 // at is the record of id, which the table gave.
 func (t *internTable[R]) at(id uint32) *R {
-	return &(*t.pages.Load())[id>>pageBits][id&(pageSize-1)]
+	return recordIn(*t.pages.Load(), id)
+}
+
+// recordIn is the record of id in pages, the table's page list read once
+// (internTable.snapshot) for many lookups; id was given before it was
+// read.
+func recordIn[R any](pages []*[pageSize]R, id uint32) *R {
+	return &pages[id>>pageBits][id&(pageSize-1)]
+}
+
+// snapshot is the table's page list as it is now (nil when it has no
+// record): the records of every id given so far, for recordIn. Pages
+// never move, so it stays valid as the table grows.
+func (t *internTable[R]) snapshot() []*[pageSize]R {
+	if p := t.pages.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // len is the number of records.
