@@ -308,6 +308,7 @@ type Stepped struct {
 	place [maxTouched]int32  // the changed links' places,
 	link  [maxTouched]uint32 // their new ids (0: now empty)
 	rank  uint64             // the change of the measure (mod 2^64)
+	woken uint64             // the nodes the step gave a new action (Woken)
 }
 
 // RankAfter is System.RankAfter for the step Step noted in r, given
@@ -497,6 +498,7 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	// (The indexes are masked: a step sends at most memoSends messages
 	// and changes at most maxTouched links, and the masks spare the
 	// bounds checks.)
+	var woken uint64
 	for j := range int(e.sends) {
 		j &= memoSends - 1
 		to, msg := e.to[j], e.msg[j]
@@ -517,6 +519,11 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 		if i == r.n {
 			r.place[i] = p
 			r.n++
+			// A send wakes its receiver (Woken) onto an empty link, or any
+			// link of an unordered network.
+			if to != a.Node && (cur == 0 || sys.Config.Network != FIFO) {
+				woken |= 1 << (to & nodeMask)
+			}
 		} else {
 			cur, old = r.link[i], part[i]
 		}
@@ -527,6 +534,7 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 		r.link[i], part[i] = lo.next, lo.part
 		sum += part[i] - old
 	}
+	r.woken = woken
 	return mix64(sum), true
 }
 
@@ -795,15 +803,7 @@ func (c *Cursor[S, M]) AppendStepped(b []byte, r *Stepped) []byte {
 // the link's head, and so its delivery, as it was); on an unordered one,
 // every node it appended a message for (which may be a new delivery).
 // A message lost to a crash or a partition is on no link: it gives no
-// action.
-func (c *Cursor[S, M]) Woken(r *Stepped) uint64 {
-	sys := c.sys
-	n, unordered := int32(sys.n), sys.Config.Network != FIFO
-	var m uint64
-	for _, p := range r.place[:r.n] {
-		if to := p / n; p%n == int32(r.node) && to != int32(r.node) && (unordered || c.at[p&placeMask].id == 0) {
-			m |= 1 << (to & nodeMask)
-		}
-	}
-	return m
-}
+// action. Step notes the set as it appends each message (worked out
+// afterwards from the changed places, it took a division a place and
+// about 1% of centralized N=6 R=2's and RA N=4 R=1's instructions).
+func (c *Cursor[S, M]) Woken(r *Stepped) uint64 { return r.woken }
