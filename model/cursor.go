@@ -769,13 +769,13 @@ func (c *Cursor[S, M]) AppendStepped(b []byte, r *Stepped) []byte {
 	// The changed places in order (insertion sort: a step changes few).
 	// (Indexes masked, as in Step.)
 	const mask = maxTouched - 1
-	var order [maxTouched]int
+	var order [maxTouched]uint8 // (not ints: zeroed at every call)
 	for i := range r.n {
 		j := i & mask
 		for ; j > 0 && r.place[order[(j-1)&mask]&mask] > r.place[i&mask]; j-- {
 			order[j] = order[(j-1)&mask]
 		}
-		order[j&mask] = i
+		order[j&mask] = uint8(i)
 	}
 	// The parent's links and the changed ones, merged by place.
 	links, places := c.vec[4*(n+1):], c.places
