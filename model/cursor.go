@@ -451,7 +451,9 @@ func (c *Cursor[S, M]) Step(w *World[S, M], a *Action, r *Stepped) (uint64, bool
 	case ActFire:
 		arg = uint32(a.Timer)
 	case ActDeliver:
-		if w.Net[a.Slot].App {
+		// (Only a configuration with application messages has any: the
+		// envelope is not read otherwise.)
+		if sys.Config.AppMsgs > 0 && w.Net[a.Slot].App {
 			return 0, false
 		}
 		arg, from = c.netMsg[a.Slot], a.Peer
