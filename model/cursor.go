@@ -117,8 +117,12 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		c.dig, same = make([]uint32, st.k*n), false
 		c.digEpoch++
 	}
-	c.loaded = w
-	w.Nodes, w.Timers = resize(w.Nodes, n), resize(w.Timers, n)
+	// (When same, they are so already: stored again at every load, each
+	// went through the write barrier's test.)
+	if !same {
+		c.loaded = w
+		w.Nodes, w.Timers = resize(w.Nodes, n), resize(w.Timers, n)
+	}
 	// Two nodes' ids at a time, 8 bytes against the two loaded: most of
 	// a state's nodes are there already (ring N=10: 24 instructions a
 	// node, passed over one at a time).
