@@ -14,21 +14,14 @@ func (sys *System[S, M]) allowed(w *World[S, M], k FaultKind) bool {
 // duplications of each distinct message in flight, crashes of live nodes,
 // restarts of crashed ones, a partition, a heal.
 func (sys *System[S, M]) faultActions(w *World[S, M], dst []Action) []Action {
-	for _, k := range [...]FaultKind{Drop, Dup} {
-		if !sys.allowed(w, k) {
-			continue
-		}
-		kind := ActDrop
-		if k == Dup {
-			kind = ActDup
-		}
-		for i := range w.Net {
-			e := &w.Net[i]
-			if i > 0 && w.Net[i-1].To == e.To && w.Net[i-1].From == e.From && sys.envCompare(&w.Net[i-1], e) == 0 {
-				continue // the same message again on the same link: the same fault
-			}
-			dst = append(dst, Action{Kind: kind, Node: e.To, Peer: e.From, Slot: int32(i)})
-		}
+	// (Each kind tested before its loop is entered: a loop over the two
+	// kinds was 0.4% of bully N=4's instructions, whose budget has none
+	// of either.)
+	if sys.allowed(w, Drop) {
+		dst = sys.messageFaults(w, dst, ActDrop)
+	}
+	if sys.allowed(w, Dup) {
+		dst = sys.messageFaults(w, dst, ActDup)
 	}
 	if sys.allowed(w, Crash) {
 		for i := range sys.n {
@@ -53,6 +46,19 @@ func (sys *System[S, M]) faultActions(w *World[S, M], dst []Action) []Action {
 	}
 	if w.Cut != 0 {
 		dst = append(dst, Action{Kind: ActHeal})
+	}
+	return dst
+}
+
+// messageFaults appends a fault of kind (ActDrop or ActDup) for each
+// distinct message in flight on each link.
+func (sys *System[S, M]) messageFaults(w *World[S, M], dst []Action, kind ActionKind) []Action {
+	for i := range w.Net {
+		e := &w.Net[i]
+		if i > 0 && w.Net[i-1].To == e.To && w.Net[i-1].From == e.From && sys.envCompare(&w.Net[i-1], e) == 0 {
+			continue // the same message again on the same link: the same fault
+		}
+		dst = append(dst, Action{Kind: kind, Node: e.To, Peer: e.From, Slot: int32(i)})
 	}
 	return dst
 }
