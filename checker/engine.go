@@ -235,6 +235,22 @@ const (
 	livenessGraph
 )
 
+// serialMarks are counters of the one-worker search that few searches
+// read: liveness's level bounds, the state graph's pending state and the
+// checkpoints' count of states expanded. Reached through a pointer, they
+// stay in memory and leave the registers to the loop's hot values: as
+// locals, the loop's head reloaded them at every state (centralized N=6
+// R=2: 0.5% more instructions).
+type serialMarks struct {
+	// levelEnd is the number of states found at the depths up to
+	// levelDepth, the one being expanded (livenessAcyclic): under BFS, a
+	// successor numbered below it lies no deeper than its parent.
+	levelEnd   uint32
+	levelDepth int
+	pops       uint64 // the states expanded
+	pendU      uint32 // the number of the state whose successors are pending (the graph's)
+}
+
 // explore is one search. With livenessAcyclic it reports cyclic, and
 // stops, when it finds an edge that may close a cycle. BFS without the
 // state graph runs level by level on several workers (exploreLevels); this
@@ -260,14 +276,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	}
 	seen, g, term, plog := r.seen, r.g, r.term, r.plog
 	seen.growsFlat() // one goroutine inserts
-	// levelEnd is the number of states found at the depths up to the one
-	// being expanded (livenessAcyclic): under BFS, a successor numbered
-	// below it lies no deeper than its parent.
-	var levelEnd uint32
-	levelDepth := -1
-	var pops uint64
+	lv := &serialMarks{levelDepth: -1}
 	if ck := r.resumed; ck != nil {
-		fr, levelDepth, levelEnd, pops = ck.queue(), ck.levelDepth, ck.levelEnd, ck.pops
+		fr, lv.levelDepth, lv.levelEnd, lv.pops = ck.queue(), ck.levelDepth, ck.levelEnd, ck.pops
 	}
 	if q, ok := fr.(*queue); ok {
 		q.opts, q.written = r.opts, &r.spilled
@@ -324,7 +335,6 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	var pend *expander[S, M] // the state whose successors are made, not yet looked up
 	var pendDepth int
 	var pendFP uint64
-	var pendU uint32
 	for {
 		// Take the next state, unless the last one's successors must
 		// be looked up first.
@@ -401,7 +411,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 					}
 					mark = fr.bytes() + pollBytes
 				}
-				if term != nil && closes(px.sys, sc.rankClose, opts.Strategy != BFS || !added && v < levelEnd) {
+				if term != nil && closes(px.sys, sc.rankClose, opts.Strategy != BFS || !added && v < lv.levelEnd) {
 					cyclic = true
 					break
 				}
@@ -425,7 +435,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				plog.expanded(kids)
 			}
 			if g != nil {
-				g.end[pendU] = uint32(len(g.to))
+				g.end[lv.pendU] = uint32(len(g.to))
 			}
 			if b := fr.bytes(); b > rep.FrontierBytes {
 				rep.FrontierBytes = b
@@ -437,8 +447,8 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			// Between two expansions the search holds a whole state: the
 			// checkpoint's place (checkpoint.go), when one is due or a poll
 			// stopped the search.
-			if pops++; r.ckpt != nil && (stop != "" || pops&1023 == 0 && r.ckpt.due()) {
-				if s := r.save(engineSerial, serialFrontier(fr.(*queue), levelDepth, levelEnd, pops)); s != "" {
+			if lv.pops++; r.ckpt != nil && (stop != "" || lv.pops&1023 == 0 && r.ckpt.due()) {
+				if s := r.save(engineSerial, serialFrontier(fr.(*queue), lv.levelDepth, lv.levelEnd, lv.pops)); s != "" {
 					stop = s
 				}
 			}
@@ -491,8 +501,8 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		var rank uint64
 		if term != nil {
 			rank, _ = x.sys.Rank(&x.cur)
-			if depth > levelDepth {
-				levelDepth, levelEnd = depth, uint32(seen.n)
+			if depth > lv.levelDepth {
+				lv.levelDepth, lv.levelEnd = depth, uint32(seen.n)
 			}
 			if len(x.acts) == 0 {
 				sp.pendingMasks(&x.cur, term.masks)
@@ -523,7 +533,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if !made {
 			x.makeSuccessors(prefetch, rank, term != nil)
 		}
-		pend, pendDepth, pendFP, pendU = x, depth, fp, u
+		pend, pendDepth, pendFP, lv.pendU = x, depth, fp, u
 	}
 	if stop != "" {
 		rep.Bound = stop
