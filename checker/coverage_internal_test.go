@@ -34,7 +34,7 @@ func TestCountStepMatchesCount(t *testing.T) {
 		if n%3 == 0 {
 			tab = b
 		}
-		x.makeSuccessors(prefetcher{}, 0, false)
+		x.makeSuccessors(&prefetcher{}, 0, false)
 		for i := range x.acts {
 			sc := x.successor(i)
 			x.count(plain, x.acts[i])

@@ -303,9 +303,11 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	// Made once the search has grown (a small search needs no cache), and
 	// not when a liveness check needs the number of each successor found.
 	var recent recentFPs
-	prefetch := prefetcher{seen: seen}
-	var prefetchRecent prefetcher // running ahead: the recent cache's slot only
-	var stop string               // the bound a poll reached
+	// (Reached through pointers: as values, their eight words were
+	// reloaded at the loop's head.)
+	prefetch := &prefetcher{seen: seen}
+	prefetchRecent := &prefetcher{} // running ahead: the recent cache's slot only
+	var stop string                 // the bound a poll reached
 	// next is the number of the state popped next, under BFS: states are
 	// numbered as they are inserted, and the queue gives them back in that
 	// order (the state graph numbers them so; seen.id would find it again).
@@ -520,9 +522,9 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		}
 		if recent == nil && term == nil && g == nil && seen.n >= recentAfter {
 			recent = newRecentFPs()
-			prefetch = prefetcher{seen: seen, recent: recent}
+			*prefetch = prefetcher{seen: seen, recent: recent}
 			if ahead {
-				prefetchRecent = prefetcher{recent: recent}
+				*prefetchRecent = prefetcher{recent: recent}
 				xs[1] = newExpander(sp, r.store)
 				xs[1].ids.ShareCaches(xs[0].ids)
 				if sleeps {
@@ -1004,7 +1006,7 @@ type successor struct {
 // successors itself: through an iterator (range over a function), each
 // successor was a call of the loop's body, its variables reached through
 // the closure (ring N=10, one worker: 0.97x the time without).
-func (x *expander[S, M]) makeSuccessors(pf prefetcher, rank uint64, ranked bool) {
+func (x *expander[S, M]) makeSuccessors(pf *prefetcher, rank uint64, ranked bool) {
 	x.ranked = ranked && x.sys.Ranked()
 	sym := x.sym != nil
 	for _, i32 := range x.awake { // the others' successors are generated from elsewhere (sleep.go)
@@ -1040,7 +1042,7 @@ type prefetcher struct {
 }
 
 // fetch asks for fp's lines.
-func (p prefetcher) fetch(fp uint64) {
+func (p *prefetcher) fetch(fp uint64) {
 	if p.seen != nil {
 		p.seen.prefetch(fp)
 	}

@@ -593,7 +593,7 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 			w.term.note(fp, lv.base+k)
 		}
 	}
-	pf := prefetcher{recent: w.recent}
+	pf := &prefetcher{recent: w.recent}
 	if lv.probe || w.term != nil { // else the visited set is not read until merge
 		pf.seen = w.r.seen
 	}

@@ -193,7 +193,7 @@ func (sp *Spec[S, M]) replayPath(acts []int) []uint64 {
 	path = append(path, key(fp))
 	for _, a := range acts {
 		x.load(fp, enc, true)
-		x.makeSuccessors(prefetcher{}, 0, false)
+		x.makeSuccessors(&prefetcher{}, 0, false)
 		sc := x.successor(a)
 		fp, enc = sc.fp, x.encodeOf(sc.at)
 		path = append(path, key(fp))

@@ -109,7 +109,7 @@ func (sp *Spec[S, M]) discoverers(target uint64) *fpSet {
 		return seen
 	}
 	recent := newRecentFPs()
-	prefetch := prefetcher{seen: seen, recent: recent}
+	prefetch := &prefetcher{seen: seen, recent: recent}
 	q := &queue{}
 	defer q.release()
 	q.push(0, fp, enc)
