@@ -302,7 +302,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	// (recentFPs; on RA N=4 R=1, 6.2 M of 7.7 M successors are repeats).
 	// Made once the search has grown (a small search needs no cache), and
 	// not when a liveness check needs the number of each successor found.
-	var recent recentFPs
+	var recent *recentFPs
 	// (Reached through pointers: as values, their eight words were
 	// reloaded at the loop's head.)
 	prefetch := &prefetcher{seen: seen}
@@ -403,7 +403,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 					// Inside the expansion, since one state may have thousands
 					// of large successors; the frontier may take another chunk
 					// before the next poll.
-					if b := r.poll(fr.size(), fr.bytes()+uint64(len(recent))*8+r.plog.bytes(), chunkSize); b != "" && stop == "" {
+					if b := r.poll(fr.size(), fr.bytes()+recent.bytes()+r.plog.bytes(), chunkSize); b != "" && stop == "" {
 						stop = b
 						if r.ckpt == nil {
 							break
@@ -906,7 +906,7 @@ func (x *expander[S, M]) load(fp uint64, enc []byte, copied bool) {
 // more only where a sibling of the same state put the same fingerprint
 // there since, and the visited set then finds it instead), else looking
 // now.
-func (x *expander[S, M]) recentHit(recent recentFPs, i int) bool {
+func (x *expander[S, M]) recentHit(recent *recentFPs, i int) bool {
 	s := &x.slot[i]
 	if x.hitsKnown {
 		return s.hit
@@ -1038,7 +1038,7 @@ func (x *expander[S, M]) makeSuccessors(pf *prefetcher, rank uint64, ranked bool
 // an indirect call for each successor.)
 type prefetcher struct {
 	seen   *fpSet
-	recent recentFPs
+	recent *recentFPs
 }
 
 // fetch asks for fp's lines.

@@ -27,7 +27,7 @@ func bufferBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 func scratchBytes[S, M any](ws []*levelWorker[S, M]) uint64 {
 	var b uint64
 	for _, w := range ws {
-		b += freshBytes(w.fresh) + uint64(cap(w.dedup)+len(w.recent))*8 + uint64(cap(w.count))*4
+		b += freshBytes(w.fresh) + uint64(cap(w.dedup))*8 + w.recent.bytes() + uint64(cap(w.count))*4
 		for _, g := range w.regions() {
 			b += g.idle.Load()
 		}

@@ -123,7 +123,7 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			return stop
 		}
 		stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string {
-			clear(w.recent) // each worker its own: 512 KB, on its core
+			w.recent.reset() // each worker its own: 512 KB, on its core
 			w.runs = w.runs[:0]
 			return w.expand(lv, main)
 		})
@@ -362,7 +362,7 @@ type levelWorker[S, M any] struct {
 	// begins another, so the first record it makes of a fingerprint in a
 	// run is the run's first discovery, the one merge keeps of its
 	// records.
-	recent recentFPs
+	recent *recentFPs
 
 	// The first of each event in this worker's share, by state index.
 	viol, unknown, maxDepth hit
@@ -527,7 +527,7 @@ func (w *levelWorker[S, M]) beginRun() {
 		at[s] = w.recs[s].n
 	}
 	w.runs = append(w.runs, at)
-	clear(w.recent)
+	w.recent.reset()
 }
 
 // overAfterState checks the memory bound after the worker expanded a state

@@ -24,31 +24,50 @@ import "unsafe"
 //   - the one-worker search (explore) puts the fingerprints it probes in
 //     the visited set, all of them in it since: one found there is not
 //     probed again.
-type recentFPs []uint64
+//
+// Its users hold it by pointer, one word (nil when they have none): held
+// as a slice, three words, it was one more value the one-worker search's
+// loop kept in registers and reloaded at every state.
+type recentFPs [1 << recentBits]uint64
 
 // recentBits is log2 of a recentFPs' slots.
 const recentBits = 16
 
-func newRecentFPs() recentFPs { return make(recentFPs, 1<<recentBits) }
+func newRecentFPs() *recentFPs { return new(recentFPs) }
 
 // pair is the first slot of fp's pair.
-func (c recentFPs) pair(fp uint64) uint64 {
+func (c *recentFPs) pair(fp uint64) uint64 {
 	return (fp * 0x9e3779b97f4a7c15) >> (64 - recentBits) &^ 1
 }
 
 // prefetch asks for fp's pair's cache line, which has reads one
 // successor later.
-func (c recentFPs) prefetch(fp uint64) { prefetch(unsafe.Pointer(&c[c.pair(fp)])) }
+func (c *recentFPs) prefetch(fp uint64) { prefetch(unsafe.Pointer(&c[c.pair(fp)])) }
 
 // has reports whether fp is in the cache.
-func (c recentFPs) has(fp uint64) bool {
+func (c *recentFPs) has(fp uint64) bool {
 	i := c.pair(fp)
-	return c[i] == fp || c[i+1] == fp
+	return c[i] == fp || c[(i+1)&(1<<recentBits-1)] == fp
 }
 
 // put puts fp, not in the cache, into its pair's first slot, pushing the
 // one there to the second.
-func (c recentFPs) put(fp uint64) {
+func (c *recentFPs) put(fp uint64) {
 	i := c.pair(fp)
-	c[i], c[i+1] = fp, c[i]
+	c[i], c[(i+1)&(1<<recentBits-1)] = fp, c[i]
+}
+
+// reset forgets every fingerprint in c (none when it is nil).
+func (c *recentFPs) reset() {
+	if c != nil {
+		clear(c[:])
+	}
+}
+
+// bytes is the memory of c, none when it is nil.
+func (c *recentFPs) bytes() uint64 {
+	if c == nil {
+		return 0
+	}
+	return uint64(len(c)) * 8
 }
