@@ -294,7 +294,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if g != nil {
 			g.add(0, initFP)
 		}
-		fr.push(0, initFP, x.withSleep(initEnc))
+		rep.FrontierBytes = fr.push(0, initFP, x.withSleep(initEnc))
 	}
 
 	mark := uint64(pollBytes) // poll when the frontier holds this much
@@ -395,9 +395,13 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 						plog.found(i)
 						kids++
 					}
-					fr.push(pendDepth+1, sc.fp, px.entryOf(sc.at, px.sleepAfter(i)))
+					// (The frontier's peak noted as it grows: a push
+					// returns its bytes, which only a push adds to but
+					// for the rare few a pop does, noted at the end.)
+					b := fr.push(pendDepth+1, sc.fp, px.entryOf(sc.at, px.sleepAfter(i)))
 					r.countLevel(pendDepth+1, 1)
-					grew = fr.bytes() >= mark
+					rep.FrontierBytes = max(rep.FrontierBytes, b)
+					grew = b >= mark
 				}
 				if rep.Transitions%pollTransitions == 0 || grew {
 					// Inside the expansion, since one state may have thousands
@@ -438,9 +442,6 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			}
 			if g != nil {
 				g.end[lv.pendU] = uint32(len(g.to))
-			}
-			if b := fr.bytes(); b > rep.FrontierBytes {
-				rep.FrontierBytes = b
 			}
 			if opts.MaxStates > 0 && seen.n >= opts.MaxStates {
 				rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
@@ -540,6 +541,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	if stop != "" {
 		rep.Bound = stop
 	}
+	rep.FrontierBytes = max(rep.FrontierBytes, fr.bytes())
 	rep = r.conclude()
 	r.seen.release()
 	if r.g != nil {

@@ -13,7 +13,9 @@ import (
 // scans it). The search order is the only thing that differs between BFS
 // (a queue) and DFS (a stack): everything else is the same engine.
 type frontier interface {
-	push(depth int, fp uint64, enc []byte)
+	// push adds an entry and returns the frontier's bytes after it (the
+	// search's account of its memory: bytes).
+	push(depth int, fp uint64, enc []byte) uint64
 	// pop returns the next entry; enc is valid until the next pop (a
 	// push leaves it as it is), and, from a queue, until the pop after
 	// that too when held then says so.
@@ -101,7 +103,7 @@ const chunkSize = 1 << 20
 // of once all of its chunks are read back.
 const spillSegment = 64
 
-func (q *queue) push(depth int, fp uint64, enc []byte) {
+func (q *queue) push(depth int, fp uint64, enc []byte) uint64 {
 	if len(q.chunks) == 0 || len(q.chunks[len(q.chunks)-1])+len(enc)+24 > chunkSize {
 		var reuse []byte
 		// A chunk kept first, even when the queue spills: it is counted,
@@ -130,6 +132,7 @@ func (q *queue) push(depth int, fp uint64, enc []byte) {
 	last := &q.chunks[len(q.chunks)-1]
 	*last = appendEntry(*last, depth, fp, enc)
 	q.n++
+	return q.total
 }
 
 // spills reports whether the queue spills its full chunks, turning
@@ -269,7 +272,7 @@ type stack struct {
 	last   []byte // copy of the popped entry, valid until the next pop
 }
 
-func (s *stack) push(depth int, fp uint64, enc []byte) {
+func (s *stack) push(depth int, fp uint64, enc []byte) uint64 {
 	need := len(enc) + 28
 	if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1])+need > cap(s.chunks[len(s.chunks)-1]) {
 		c := s.spare
@@ -286,6 +289,7 @@ func (s *stack) push(depth int, fp uint64, enc []byte) {
 	l := uint32(len(*top) - start)
 	*top = append(*top, byte(l), byte(l>>8), byte(l>>16), byte(l>>24))
 	s.n++
+	return s.bytes()
 }
 
 func (s *stack) pop() (int, uint64, []byte, bool) {
