@@ -18,7 +18,7 @@ import (
 // pollTransitions is how many transitions a one-worker search takes
 // between two polls at most; pollBytes how much its frontier may grow.
 const (
-	pollTransitions = 256
+	pollTransitions = 1024
 	pollBytes       = 1 << 20
 )
 
