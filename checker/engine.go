@@ -373,7 +373,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if px := pend; px != nil {
 			pend = nil
 			kids := 0
-			rep.Slept += uint64(len(px.acts) - len(px.awake))
+			rep.Slept += uint64(px.enabled() - len(px.awake))
 			for _, i32 := range px.awake {
 				i := int(i32)
 				sc := px.successor(i)
@@ -392,7 +392,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 				grew := false
 				if added {
 					if plog != nil {
-						plog.found(i)
+						plog.found(px.ids.IndexInAll(i, &px.acts[i]))
 						kids++
 					}
 					// (The frontier's peak noted as it grows: a push
@@ -481,7 +481,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if depth > rep.Depth {
 			rep.Depth = depth
 		}
-		prop, detail, unknown := sp.judgeLoaded(x.judges, &x.cur, x.acts, x.ids)
+		prop, detail, unknown := sp.judgeLoaded(x.judges, &x.cur, x.enabled(), x.ids)
 		if unknown != "" && rep.Bound == "" {
 			rep.Bound = unknown
 		}
@@ -493,7 +493,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			}
 		}
 		if opts.MaxDepth > 0 && depth >= opts.MaxDepth {
-			if len(x.acts) > 0 {
+			if x.enabled() > 0 {
 				rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
 			}
 			if plog != nil {
@@ -507,7 +507,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			if depth > lv.levelDepth {
 				lv.levelDepth, lv.levelEnd = depth, uint32(seen.n)
 			}
-			if len(x.acts) == 0 {
+			if x.enabled() == 0 {
 				sp.pendingMasks(&x.cur, term.masks)
 				term.note(fp, uint64(seen.id(fp))) // the graph's order, for any search order
 			}
@@ -801,12 +801,15 @@ func (r *run[S, M]) conclude() *Report {
 // States are in their stored form (model.Store): the ids of their parts
 // in the search's store, which the workers share.
 type expander[S, M any] struct {
-	_    lines.Pad // a worker's: no other's memory on its lines
-	sys  *model.System[S, M]
-	cur  model.World[S, M]
-	acts []model.Action
-	enc  []byte              // a copy of the current state's stored form, when load made one
-	ids  *model.Cursor[S, M] // the current state's parts
+	_   lines.Pad // a worker's: no other's memory on its lines
+	sys *model.System[S, M]
+	cur model.World[S, M]
+	// acts is the loaded state's actions but the steps of the nodes its
+	// sleep set holds (model.Cursor.ActionsAwake), which number asleep.
+	acts   []model.Action
+	asleep int
+	enc    []byte              // a copy of the current state's stored form, when load made one
+	ids    *model.Cursor[S, M] // the current state's parts
 	// judges is the spec's invariants as the worker judges them.
 	judges *judgePlan[S, M]
 	// The successors makeSuccessors made, each in a slot: that of acts[i]
@@ -836,10 +839,15 @@ type expander[S, M any] struct {
 	ready, was *[model.MaxNodes]uint64
 	zt         uint64 // the nodes was holds
 	// awake lists the actions the state's sleep set leaves in, by index
-	// in acts, in order: those the search takes (all, without one).
+	// in acts, in order: those the search takes (all of acts but under
+	// guards, where a sleeping node's firings are listed: awakeGuarded).
 	awake []int32
 	_     lines.Pad
 }
+
+// enabled is the number of the loaded state's actions, those asleep
+// included.
+func (x *expander[S, M]) enabled() int { return len(x.acts) + x.asleep }
 
 // newExpander makes an expander of the states of st, the search's store.
 func newExpander[S, M any](sp *Spec[S, M], st *model.Store[S, M]) *expander[S, M] {
@@ -890,14 +898,14 @@ func (x *expander[S, M]) load(fp uint64, enc []byte, copied bool) {
 		enc = x.enc
 	}
 	x.ids.Load(enc, fp, &x.cur)
-	x.acts = x.ids.Actions(&x.cur, x.acts[:0])
+	x.acts, x.asleep = x.ids.ActionsAwake(&x.cur, x.acts[:0], x.sleep)
 	if x.por != nil {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
 	}
 	if x.guarded { // keepSleep sets it, with sleepOn
 		x.awakeGuarded()
 	} else {
-		x.awakeOf(x.sleep)
+		x.awakeAll()
 	}
 	x.slots(max(2, len(x.acts)))
 	x.hitsKnown = false

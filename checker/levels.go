@@ -560,7 +560,7 @@ func (w *levelWorker[S, M]) overAfterState(lv *levelRun, grew uint64) bool {
 func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 	sp, x, opts := w.r.sp, w.x, w.r.opts
 	x.load(fp, enc, false) // the level's bytes, or its chunk read, stay while the state is expanded
-	prop, why, unknown := sp.judgeLoaded(x.judges, &x.cur, x.acts, x.ids)
+	prop, why, unknown := sp.judgeLoaded(x.judges, &x.cur, x.enabled(), x.ids)
 	if unknown != "" {
 		w.unknown.keep(k, 0, unknown, "")
 	}
@@ -575,20 +575,20 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 		}
 	}
 	if opts.MaxDepth > 0 && lv.depth >= opts.MaxDepth {
-		if len(x.acts) > 0 {
+		if x.enabled() > 0 {
 			w.maxDepth.keep(k, 0, "", "")
 		}
 		return
 	}
-	if len(x.acts) > 0xffff {
-		panic(fmt.Sprintf("checker: %d actions in one state", len(x.acts)))
+	if x.enabled() > 0xffff {
+		panic(fmt.Sprintf("checker: %d actions in one state", x.enabled()))
 	}
 	// The transitions taken, and above them those left asleep.
-	lv.outdeg[k] = uint32(len(x.awake)) | uint32(len(x.acts)-len(x.awake))<<16
+	lv.outdeg[k] = uint32(len(x.awake)) | uint32(x.enabled()-len(x.awake))<<16
 	var rank uint64
 	if w.term != nil {
 		rank, _ = x.sys.Rank(&x.cur)
-		if len(x.acts) == 0 {
+		if x.enabled() == 0 {
 			sp.pendingMasks(&x.cur, w.term.masks)
 			w.term.note(fp, lv.base+k)
 		}
@@ -630,7 +630,10 @@ func (w *levelWorker[S, M]) visit(lv *levelRun, k, fp uint64, enc []byte) {
 				lv.halt(err.Error())
 				return
 			}
-			if d := w.recs[s].add(&w.recMem, rec{nfp, k<<16 | uint64(j), w.idx<<56 | ref}) + grew; d != 0 {
+			// (By the action's index among all the state's, which the
+			// parent log replays: in the same order as j.)
+			a := uint64(x.ids.IndexInAll(j, &x.acts[j]))
+			if d := w.recs[s].add(&w.recMem, rec{nfp, k<<16 | a, w.idx<<56 | ref}) + grew; d != 0 {
 				w.recBytes.Add(d)
 			}
 		}

@@ -160,23 +160,12 @@ func (x *expander[S, M]) readWas(enc []byte) []byte {
 	return enc
 }
 
-// awakeOf lists the loaded state's awake actions when the nodes of z
-// sleep: the others', and the steps that are no node's (faults).
-//
-// (The lists are locals, stored back once: appended to x's fields, each
-// append wrote the slice back and read x.acts again.)
-func (x *expander[S, M]) awakeOf(z uint64) {
-	acts, awake := x.acts, x.awake[:0]
-	if z == 0 {
-		for i := range acts {
-			awake = append(awake, int32(i))
-		}
-	} else {
-		for i := range acts {
-			if a := &acts[i]; z>>(a.Node&nodeIndex)&1 == 0 || !nodeAction(a.Kind) {
-				awake = append(awake, int32(i))
-			}
-		}
+// awakeAll lists every action of the loaded state as awake: those of
+// the nodes its sleep set holds are not listed (load).
+func (x *expander[S, M]) awakeAll() {
+	awake := x.awake[:0] // (a local, stored back once)
+	for i := range x.acts {
+		awake = append(awake, int32(i))
 	}
 	x.awake = awake
 }
@@ -192,7 +181,7 @@ func (x *expander[S, M]) awakeOf(z uint64) {
 func (x *expander[S, M]) awakeGuarded() {
 	timed := x.ids.Timed()
 	if timed == 0 { // no firing, and no successor keeps a ready set
-		x.awakeOf(x.sleep)
+		x.awakeAll()
 		return
 	}
 	ready, was := x.ready, x.was

@@ -92,7 +92,7 @@ func (sp *Spec[S, M]) Violation(w *model.World[S, M], acts []model.Action) (stri
 // judge is Violation that also returns, when no property is violated but
 // one could not be judged, that property and why ("" otherwise).
 func (sp *Spec[S, M]) judge(w *model.World[S, M], acts []model.Action) (prop, why, unknown string) {
-	return sp.judgeLoaded(sp.plan(), w, acts, nil)
+	return sp.judgeLoaded(sp.plan(), w, len(acts), nil)
 }
 
 // judgePlan is the spec's invariants in the order they are judged, each
@@ -141,10 +141,11 @@ func (sp *Spec[S, M]) plan() *judgePlan[S, M] {
 // judgeLoaded is judge of w, by plan p (the spec's), w being the world ids
 // loaded last (nil: a world made whole), whose store keeps the
 // invariants' digests (newStore): an invariant with a Digest is judged
-// from the loaded nodes' digests.
-func (sp *Spec[S, M]) judgeLoaded(p *judgePlan[S, M], w *model.World[S, M], acts []model.Action, ids *model.Cursor[S, M]) (prop, why, unknown string) {
+// from the loaded nodes' digests. enabled is the number of w's actions
+// (0: w is terminal).
+func (sp *Spec[S, M]) judgeLoaded(p *judgePlan[S, M], w *model.World[S, M], enabled int, ids *model.Cursor[S, M]) (prop, why, unknown string) {
 	steps := p.busy
-	if len(acts) == 0 {
+	if enabled == 0 {
 		steps = p.all
 	}
 	for k := range steps {
@@ -182,7 +183,7 @@ func (sp *Spec[S, M]) judgeLoaded(p *judgePlan[S, M], w *model.World[S, M], acts
 				"the two must agree (property.Invariant.Digest)", ""
 		}
 	}
-	if sp.Deadlock && len(acts) == 0 {
+	if sp.Deadlock && enabled == 0 {
 		if detail := sp.deadlock(w); detail != "" {
 			return DeadlockProperty, detail, ""
 		}

@@ -347,7 +347,7 @@ func (w *walker[S, M]) run(k int, res *walkResult) {
 		fp := sys.HashWorld(&w.cur)
 		res.fps = append(res.fps, fp)
 		w.acts = sys.Actions(&w.cur, w.acts[:0])
-		prop, _, unknown := sp.judgeLoaded(w.judges, &w.cur, w.acts, nil)
+		prop, _, unknown := sp.judgeLoaded(w.judges, &w.cur, len(w.acts), nil)
 		if unknown != "" && res.unknown == "" {
 			res.unknown = unknown
 		}

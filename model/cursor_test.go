@@ -79,7 +79,19 @@ func chatterSystem(rt *rapid.T) *model.System[chatState, chatMsg] {
 		History: rapid.Bool().Draw(rt, "history"),
 	}
 	cfg.HistoryByNode = cfg.History && rapid.Bool().Draw(rt, "by-node")
+	if rapid.Bool().Draw(rt, "guarded") {
+		cfg.Timers = model.TimersPerfect
+		return model.MustNewSystem[chatState, chatMsg](guardedChatter{}, cfg)
+	}
 	return model.MustNewSystem[chatState, chatMsg](chatter{}, cfg)
+}
+
+// guardedChatter is chatter with perfect timers: a timer fires only when
+// an even number of messages is in flight.
+type guardedChatter struct{ chatter }
+
+func (guardedChatter) TimerReady(w *model.World[chatState, chatMsg], _ model.NodeID, _ model.TimerID) bool {
+	return len(w.Net)%2 == 0
 }
 
 // From any reachable world, under any network, fault budget and history:
@@ -105,6 +117,23 @@ func TestCursorStepMatchesApply(t *testing.T) {
 			require.Equal(rt, sys.Encode(nil, w), sys.Encode(nil, &back))
 			acts := c.Actions(&back, nil)
 			require.Equal(rt, sys.Actions(w, nil), acts)
+			// ActionsAwake lists the others, and counts the steps of the
+			// nodes asleep (their firings too, but under guards).
+			asleep := rapid.Uint64Range(0, 1<<sys.N()-1).Draw(rt, "asleep")
+			var awake []model.Action
+			var at []int // their indexes in acts
+			for j, a := range acts {
+				step := a.Kind == model.ActInput || a.Kind == model.ActDeliver || a.Kind == model.ActFire && !sys.Guarded()
+				if !step || asleep>>a.Node&1 == 0 {
+					awake, at = append(awake, a), append(at, j)
+				}
+			}
+			gotAwake, slept := c.ActionsAwake(&back, nil, asleep)
+			require.Equal(rt, awake, gotAwake)
+			require.Equal(rt, len(acts)-len(awake), slept)
+			for j := range gotAwake {
+				require.Equal(rt, at[j], c.IndexInAll(j, &gotAwake[j]), "%s", sys.FormatAction(&back, gotAwake[j]))
+			}
 			if len(acts) == 0 {
 				break
 			}
