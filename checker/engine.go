@@ -842,7 +842,9 @@ type expander[S, M any] struct {
 	// in acts, in order: those the search takes (all of acts but under
 	// guards, where a sleeping node's firings are listed: awakeGuarded).
 	awake []int32
-	_     lines.Pad
+	// awake's arrays: the list of all (awakeAll), and awakeGuarded's.
+	allAwake, guardedAwake []int32
+	_                      lines.Pad
 }
 
 // enabled is the number of the loaded state's actions, those asleep

@@ -161,13 +161,18 @@ func (x *expander[S, M]) readWas(enc []byte) []byte {
 }
 
 // awakeAll lists every action of the loaded state as awake: those of
-// the nodes its sleep set holds are not listed (load).
+// the nodes its sleep set holds are not listed (load). The list is a
+// prefix of allAwake, 0, 1, 2, ..., grown when needed, never written
+// again.
 func (x *expander[S, M]) awakeAll() {
-	awake := x.awake[:0] // (a local, stored back once)
-	for i := range x.acts {
-		awake = append(awake, int32(i))
+	n := len(x.acts)
+	if n > len(x.allAwake) {
+		x.allAwake = make([]int32, max(n, 2*len(x.allAwake), 16))
+		for i := range x.allAwake {
+			x.allAwake[i] = int32(i)
+		}
 	}
-	x.awake = awake
+	x.awake = x.allAwake[:n:n]
 }
 
 // awakeGuarded lists the awake actions of a loaded state whose timers
@@ -190,7 +195,7 @@ func (x *expander[S, M]) awakeGuarded() {
 	}
 	// (Locals, and indexes and shifts masked: no bounds checks, and no
 	// shifts past 63 to handle.)
-	z, zt, woke, acts, awake := x.sleep, x.zt, uint64(0), x.acts, x.awake[:0]
+	z, zt, woke, acts, awake := x.sleep, x.zt, uint64(0), x.acts, x.guardedAwake[:0]
 	for i := range acts {
 		a := &acts[i]
 		k := a.Node & nodeIndex
@@ -207,7 +212,7 @@ func (x *expander[S, M]) awakeGuarded() {
 			awake = append(awake, int32(i))
 		}
 	}
-	x.awake, x.sleep = awake, z&^woke
+	x.awake, x.guardedAwake, x.sleep = awake, awake, z&^woke
 }
 
 // keepSleep makes the expander read and write sleep sets: its frontier
