@@ -177,13 +177,18 @@ func (sys *System[S, M]) timerActions(w *World[S, M], dst []Action, i int) []Act
 	id := NodeID(i)
 	for t := w.Timers[i]; t != 0; t &= t - 1 {
 		tid := TimerID(trailingZeros(t))
-		if sys.guard == nil || sys.guard.TimerReady(w, id, tid) {
+		if sys.timerReady(w, id, tid) {
 			var a *Action
 			dst, a = addAction(dst)
 			a.Kind, a.Node, a.Timer = ActFire, id, tid
 		}
 	}
 	return dst
+}
+
+// timerReady reports whether node id's armed timer t may fire in w.
+func (sys *System[S, M]) timerReady(w *World[S, M], id NodeID, t TimerID) bool {
+	return sys.guard == nil || sys.guard.TimerReady(w, id, t)
 }
 
 // otherActions appends to dst the actions of w that are no node's
