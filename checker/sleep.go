@@ -195,22 +195,21 @@ func (x *expander[S, M]) awakeGuarded() {
 	}
 	// (Locals, and indexes and shifts masked: no bounds checks, and no
 	// shifts past 63 to handle.)
+	// Of a sleeping node, only the firings are listed (ActionsAwake):
+	// any other action is awake.
 	z, zt, woke, acts, awake := x.sleep, x.zt, uint64(0), x.acts, x.guardedAwake[:0]
 	for i := range acts {
-		a := &acts[i]
-		k := a.Node & nodeIndex
-		asleep := z>>k&1 != 0 && nodeAction(a.Kind)
-		if a.Kind == model.ActFire {
-			t := a.Timer & 63
+		if a := &acts[i]; a.Kind == model.ActFire {
+			k, t := a.Node&nodeIndex, a.Timer&63
 			ready[k] |= 1 << t
-			if asleep && (zt>>k&1 == 0 || was[k]>>t&1 == 0) {
+			if z>>k&1 != 0 {
+				if zt>>k&1 != 0 && was[k]>>t&1 != 0 {
+					continue // ready in the parent too: asleep
+				}
 				woke |= 1 << k
-				asleep = false
 			}
 		}
-		if !asleep {
-			awake = append(awake, int32(i))
-		}
+		awake = append(awake, int32(i))
 	}
 	x.awake, x.guardedAwake, x.sleep = awake, awake, z&^woke
 }
