@@ -27,12 +27,18 @@
 #   IR=1 bench/spin-compare.sh         + instructions: pan HC4 and cc 1 once more
 #                                      each, under valgrind's cachegrind, and a
 #                                      second table of the instructions executed
-#                                      per state (whole process). coordcheck's
-#                                      count moves by a few percent between runs
-#                                      (the Go runtime's timed work: ring N=10
-#                                      read 9,392-10,098 M), pan's not at all,
-#                                      where wall times on a shared host move by
-#                                      a quarter (slow: a minute or two a row).
+#                                      per state (whole process). coordcheck
+#                                      runs there with GOGC=off: valgrind runs
+#                                      it some fifty times slower, and the
+#                                      collector's timed work moved its count
+#                                      by up to half between runs (RA N=4 R=1
+#                                      read 5,573 M and 8,341 M the same hour;
+#                                      5,543 M with GOGC=off, where the count
+#                                      moves by a few millions; natively these
+#                                      rows take two to five collections).
+#                                      pan's count does not move, where wall
+#                                      times on a shared host move by a
+#                                      quarter (slow: a minute or two a row).
 #                                      Valgrind refuses
 #                                      the visited set's 64 GB span, so there its
 #                                      shards grow one by one, not in place
@@ -178,7 +184,7 @@ print(r["states"], round(r["table_bytes"]/max(r["states"],1),1))' "$d/cc1.json" 
   [ "$has_par" = 1 ] && line+=$(printf '  %9s' "$(ratio "$parn" "$par1")")
   if [ "$IR" = 1 ]; then
     ipan=$(instructions "$d" ./pan-hc4 $panargs)
-    icc=$(GOMAXPROCS=1 instructions "$d" "$OUT/coordcheck" check $ccargs -liveness=false -workers 1)
+    icc=$(GOGC=off GOMAXPROCS=1 instructions "$d" "$OUT/coordcheck" check $ccargs -liveness=false -workers 1)
     irs+=("$(python3 -c 'import sys; i,p,c,s=sys.argv[1:]; p,c,s=int(p),int(c),int(s); print(f"{i:<11} {s:>12,} | {p/1e6:>12,.0f} {p/s:>9,.0f} | {c/1e6:>12,.0f} {c/s:>9,.0f} | {p/c:>7.2f}x")' "$id" "$ipan" "$icc" "$cst")")
   fi
   printf '%-11s %12s%s\n' "$id" "$(python3 -c 'import sys; print(f"{int(sys.argv[1]):,}")' "$sst" 2>/dev/null || echo "$sst")" "${line:11}"
@@ -193,6 +199,7 @@ if [ "$IR" = 1 ]; then
   printf '%-11s %12s | %12s %9s | %12s %9s | %8s\n' id states "pan hc4 M" "per st" "cc 1 M" "per st" "HC4/cc1"
   for l in "${irs[@]}"; do echo "$l"; done
   echo "(instructions executed by the whole process, in millions, and per state"
-  echo " coordcheck found, from valgrind --tool=cachegrind; HC4/cc1: how many times"
-  echo " as many instructions pan -DHC4 executes as coordcheck on one worker)"
+  echo " coordcheck found, from valgrind --tool=cachegrind, coordcheck with GOGC=off;"
+  echo " HC4/cc1: how many times as many instructions pan -DHC4 executes as coordcheck"
+  echo " on one worker)"
 fi
