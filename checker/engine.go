@@ -805,11 +805,11 @@ type expander[S, M any] struct {
 	sys *model.System[S, M]
 	cur model.World[S, M]
 	// acts is the loaded state's actions but the steps of the nodes its
-	// sleep set holds (model.Cursor.ActionsAwake), which number asleep.
-	acts   []model.Action
-	asleep int
-	enc    []byte              // a copy of the current state's stored form, when load made one
-	ids    *model.Cursor[S, M] // the current state's parts
+	// sleep set holds (model.Cursor.ActionsAwake), which number slept.
+	acts  []model.Action
+	slept int
+	enc   []byte              // a copy of the current state's stored form, when load made one
+	ids   *model.Cursor[S, M] // the current state's parts
 	// judges is the spec's invariants as the worker judges them.
 	judges *judgePlan[S, M]
 	// The successors makeSuccessors made, each in a slot: that of acts[i]
@@ -849,7 +849,7 @@ type expander[S, M any] struct {
 
 // enabled is the number of the loaded state's actions, those asleep
 // included.
-func (x *expander[S, M]) enabled() int { return len(x.acts) + x.asleep }
+func (x *expander[S, M]) enabled() int { return len(x.acts) + x.slept }
 
 // newExpander makes an expander of the states of st, the search's store.
 func newExpander[S, M any](sp *Spec[S, M], st *model.Store[S, M]) *expander[S, M] {
@@ -900,7 +900,7 @@ func (x *expander[S, M]) load(fp uint64, enc []byte, copied bool) {
 		enc = x.enc
 	}
 	x.ids.Load(enc, fp, &x.cur)
-	x.acts, x.asleep = x.ids.ActionsAwake(&x.cur, x.acts[:0], x.sleep)
+	x.acts, x.slept = x.ids.ActionsAwake(&x.cur, x.acts[:0], x.sleep)
 	if x.por != nil {
 		x.acts = x.por.Persistent(&x.cur, x.acts)
 	}

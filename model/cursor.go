@@ -274,9 +274,9 @@ func (c *Cursor[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 // for node k), which it counts instead: their inputs, their deliveries
 // and, unless the system guards its timers (TimerGuard: whether a guard
 // holds is worked out all the same), their timers' firings. A search
-// with sleep sets takes none of a sleeping node's steps: listed and then
-// passed over, they took 2.1% more of RA N=4 R=1's instructions, and
-// 2.9% of Maekawa N=4's (60% of RA's actions are asleep).
+// with sleep sets takes none of a sleeping node's steps: listing them
+// and then passing over them cost RA N=4 R=1 2.1% more instructions and
+// Maekawa N=4 2.9% more (60% of RA's actions are asleep).
 func (c *Cursor[S, M]) ActionsAwake(w *World[S, M], dst []Action, asleep uint64) ([]Action, int) {
 	sys := c.sys
 	n := int32(sys.n)
