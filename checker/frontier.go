@@ -85,9 +85,9 @@ type queue struct {
 	// from a wide level took new chunks again at the next one.
 	free [][]byte
 	// mem is where the chunks come from, for the search's queue (opts
-	// set): a region (region.go) on huge pages, a fault per 2 MB where
-	// the heap's chunks took one per 4 KB, and again after the collector
-	// had let one go. One worker, page faults: Maekawa grid 6,703
+	// set): a region (region.go), then on huge pages, a fault per 2 MB
+	// where the heap's chunks took one per 4 KB, and again after the
+	// collector had let one go. One worker, page faults: Maekawa grid 6,703
 	// against 9,233, RA N=4 R=1 4,214 against 6,445, centralized N=6
 	// 4,355 against 5,024. The first chunk came from the heap too, which
 	// zeroes a chunk it reuses, all 256 pages of it: centralized N=6 R=2

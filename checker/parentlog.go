@@ -29,8 +29,8 @@ type parentLog struct {
 }
 
 // logBytes is a byte log in chunks of logChunk bytes: its first 256 KB on
-// the heap, the rest from a region (region.go), mapped apart on huge
-// pages and counted against the Go memory limit, so that a large log
+// the heap, the rest from a region (region.go), mapped apart and counted
+// against the Go memory limit, so that a large log
 // (RA N=4 R=2: 108 MB) does not raise the collector's goal. RA N=4 R=2
 // on two workers peaked at 1.35 GB RSS so, 1.37 GB with the log all on
 // the heap (one run each), about 1.23 GB without a log. The heap's part

@@ -7,7 +7,8 @@ import (
 
 // region is memory for a buffer the level engine fills anew at each level
 // (the next level's chunks, the merge's records), mapped apart from the
-// heap on huge pages and kept from one level to the next: made on the Go
+// heap (on huge pages until session 40: mapSlab) and kept from one level
+// to the next: made on the Go
 // heap, such buffers took a page fault per 4 KB page at each level the
 // heap grew (RA N=4 R=1 on two workers: 19,500 faults, 10,000 with
 // regions; two workers, 8 pairs each: RA 0.930x the time, bully N=4

@@ -13,14 +13,14 @@ import (
 // of it. The shards of a set grow in step (the keys spread evenly over
 // them), so a slab is mostly full of live tables.
 //
-// A large slab is mapped from the system on its own, with a request for
-// transparent huge pages (slabs_linux.go): a shard's table alone, a few
+// A large slab is mapped from the system on its own (slabs_linux.go), so
+// that the pages of a shard's old table go back to the system as soon as
+// the shard has grown out of it (drop). It was mapped so for transparent
+// huge pages, asked for until session 40: a shard's table alone, a few
 // hundred kilobytes, is too small for a 2 MB page, a slab of all of them
-// is not. Each page of the table costs a page fault when first written,
-// about 15 µs on a 2-core VM: on Maekawa N=4 grid with 4 KB pages that
-// was 20,000 faults, 82% of the search's, and a seventh of its time.
-// With huge pages they are a few dozen. A huge page also covers 512
-// times the memory of a TLB entry, so fewer probes miss the TLB.
+// is not. They are no longer asked for: on a VM whose host takes back its
+// guest's free memory, the first write of a huge page costs five times
+// the small pages it replaces (mapSlab).
 type slabs struct {
 	mu   sync.Mutex
 	live map[slabKey]*slab
@@ -58,7 +58,7 @@ type slab struct {
 const hugePage = 2 << 20
 
 // bigSlab is the size from which a slab is mapped on its own rather than
-// made on the heap: a smaller one cannot hold a huge page.
+// made on the heap: a smaller one could not hold a huge page.
 const bigSlab = 2 << 20
 
 // take returns shard i's table of size slots of the kind, and its slab,
@@ -185,8 +185,9 @@ func (a *slabs) free() {
 // the TLB of every core the search runs on: an interrupt per page on each
 // of them. Written first, a page costs one fault and no flush. (perf,
 // bully N=4 on two workers: the copies and flushes under grow were 2.4%
-// of the run's samples.) With huge pages, the first write of each 2 MB
-// takes the fault and the others are plain stores.
+// of the run's samples.) On huge pages (where the system gives them),
+// the first write of each 2 MB takes the fault and the others are plain
+// stores.
 func touch(p unsafe.Pointer, n uintptr) {
 	b := unsafe.Slice((*byte)(p), n)
 	for i := uintptr(0); i < n; i += 4096 {
