@@ -79,6 +79,7 @@ if [ "$IR" = 1 ] && ! command -v valgrind >/dev/null; then
   (apt-get update -qq && apt-get install -y -qq valgrind) >/dev/null
 fi
 mkdir -p "$OUT"
+# (go build uses cmd/coordcheck/default.pgo by itself: the profile-guided build users get)
 go build -o "$OUT/coordcheck" "$ROOT/cmd/coordcheck"
 
 # row ID MODEL "SPIN_DEFS" "PAN_ARGS" "COORDCHECK ARGS"
