@@ -187,10 +187,16 @@ func (a *slabs) free() {
 // bully N=4 on two workers: the copies and flushes under grow were 2.4%
 // of the run's samples.) On huge pages (where the system gives them),
 // the first write of each 2 MB takes the fault and the others are plain
-// stores.
+// stores. (A table need not start on a page: the first write is its
+// first byte, the others the start of each page after it, so that the
+// last page, begun by the table's tail, is written too.)
 func touch(p unsafe.Pointer, n uintptr) {
+	if n == 0 {
+		return
+	}
 	b := unsafe.Slice((*byte)(p), n)
-	for i := uintptr(0); i < n; i += 4096 {
+	b[0] = 0
+	for i := 4096 - uintptr(p)%4096; i < n; i += 4096 {
 		b[i] = 0
 	}
 }
