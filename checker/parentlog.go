@@ -85,8 +85,30 @@ func (b *logBytes) extend(n uint64) uint64 {
 	return at
 }
 
-// set puts v at position i, which add or extend made room for.
-func (b *logBytes) set(i uint64, v byte) { b.chunks[i/logChunk][i%logChunk] = v }
+// logCursor sets a logBytes' bytes one after the other from a position
+// extend made room for: a chunk looked up once, not at each byte (set
+// per byte, the level engine's log was 2% of centralized N=6 R=2's
+// instructions on two workers).
+type logCursor struct {
+	b     *logBytes
+	at    uint64          // the position put sets next
+	left  uint64          // the bytes of chunk from at on
+	chunk *[logChunk]byte // the chunk of at, once put needs it
+}
+
+// cursor is a logCursor that sets the bytes from position i.
+func (b *logBytes) cursor(i uint64) logCursor { return logCursor{b: b, at: i} }
+
+// put sets the cursor's byte to v and moves on to the next.
+func (c *logCursor) put(v byte) {
+	if c.left == 0 {
+		c.chunk = (*[logChunk]byte)(c.b.chunks[c.at/logChunk])
+		c.left = logChunk - c.at%logChunk
+	}
+	c.chunk[c.at&(logChunk-1)] = v
+	c.at++
+	c.left--
+}
 
 func (b *logBytes) at(i uint64) byte { return b.chunks[i/logChunk][i%logChunk] }
 

@@ -176,3 +176,28 @@ func TestParentLogGivesTheTerminalTracesPath(t *testing.T) {
 		require.Equal(t, sp.Check(opts).Counterexample, rep.Counterexample)
 	}
 }
+
+// Cursors set a log's bytes in order across its chunks, each from its
+// own position, as logLevel's workers do side by side.
+func TestLogCursorCrossesChunks(t *testing.T) {
+	var b logBytes
+	b.add(7) // a byte before: positions need not start a chunk
+	const n = 3*logChunk + 5
+	at := b.extend(n)
+	// Three cursors over consecutive ranges, the middle one across two
+	// chunk boundaries.
+	cuts := []uint64{0, logChunk - 3, 2*logChunk + 10, n}
+	for r := range len(cuts) - 1 {
+		c := b.cursor(at + cuts[r])
+		for i := cuts[r]; i < cuts[r+1]; i++ {
+			c.put(byte(i * 31))
+		}
+	}
+	require.Equal(t, uint64(n+1), b.n)
+	require.Equal(t, byte(7), b.at(0))
+	for i := range uint64(n) {
+		if b.at(at+i) != byte(i*31) {
+			require.Equal(t, byte(i*31), b.at(at+i), "byte %d", i)
+		}
+	}
+}
