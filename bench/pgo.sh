@@ -7,6 +7,7 @@
 # push and pop, the visited set's insert into the search's loop).
 #
 #   bench/pgo.sh          profile the workload below, merge, write the file
+#   ROUNDS=8 bench/pgo.sh  run the workload 8 times (default 4)
 #
 # The workload is the searches the project is measured on (the five rows
 # of bench/spin-compare.sh, on one worker and on two) and a few others
@@ -41,15 +42,24 @@ runs=(
   "ricartagrawala -n 3 -rounds 2"
   "centralized -n 5 -rounds 2 -mode random -walks 20000"
 )
+# Each search ROUNDS times (default 4): the profiler samples 100 times a
+# second, and one round gave about 2,100 samples, few enough that the
+# compiler's choice of hot calls (the top 99% of the call edges' weight)
+# moved from one profile to the next. Two profiles of one round each,
+# made from the same code, gave builds 5% apart on centralized N=6 R=2
+# on two workers (10 paired runs); one worker matched.
+ROUNDS=${ROUNDS:-4}
 i=0
-for r in "${runs[@]}"; do
-  i=$((i + 1))
-  # A violation (bully) exits 1, a random search 3: the profile is written
-  # either way.
-  # shellcheck disable=SC2086
-  "$TMP/coordcheck" check $r -cpuprofile "$TMP/$i.pprof" >/dev/null 2>&1 || true
-  [ -s "$TMP/$i.pprof" ] || { echo "pgo: no profile from: check $r" >&2; exit 1; }
-  echo "profiled: check $r" >&2
+for round in $(seq "$ROUNDS"); do
+  for r in "${runs[@]}"; do
+    i=$((i + 1))
+    # A violation (bully) exits 1, a random search 3: the profile is
+    # written either way.
+    # shellcheck disable=SC2086
+    "$TMP/coordcheck" check $r -cpuprofile "$TMP/$i.pprof" >/dev/null 2>&1 || true
+    [ -s "$TMP/$i.pprof" ] || { echo "pgo: no profile from: check $r" >&2; exit 1; }
+    echo "profiled ($round/$ROUNDS): check $r" >&2
+  done
 done
 go tool pprof -proto "$TMP"/*.pprof >"$TMP/merged.pprof"
 mv "$TMP/merged.pprof" "$ROOT/cmd/coordcheck/default.pgo"
