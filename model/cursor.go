@@ -460,8 +460,8 @@ func (c *Cursor[S, M]) makeCaches(bits uint) {
 	// them first read by a probe (holds) maps the shared zero page, and
 	// the write that memoizes a step there copies it and flushes the TLB
 	// of every core the process ran on, an interrupt on each (perf,
-	// centralized N=6 R=2 on two workers: 171 samples under memoPair's
-	// copies, of 454 copies in all; none after).
+	// centralized N=6 R=2 on two workers: 171 of the run's 454 samples
+	// under such copies were memoPair's; none after).
 	clear(c.memo)
 	clear(c.memoIn)
 	clear(c.linkOps[:])
