@@ -92,7 +92,6 @@ func (b *logBytes) extend(n uint64) uint64 {
 type logCursor struct {
 	b     *logBytes
 	at    uint64          // the position put sets next
-	left  uint64          // the bytes of chunk from at on
 	chunk *[logChunk]byte // the chunk of at, once put needs it
 }
 
@@ -101,13 +100,11 @@ func (b *logBytes) cursor(i uint64) logCursor { return logCursor{b: b, at: i} }
 
 // put sets the cursor's byte to v and moves on to the next.
 func (c *logCursor) put(v byte) {
-	if c.left == 0 {
+	if c.chunk == nil || c.at%logChunk == 0 {
 		c.chunk = (*[logChunk]byte)(c.b.chunks[c.at/logChunk])
-		c.left = logChunk - c.at%logChunk
 	}
-	c.chunk[c.at&(logChunk-1)] = v
+	c.chunk[c.at%logChunk] = v
 	c.at++
-	c.left--
 }
 
 func (b *logBytes) at(i uint64) byte { return b.chunks[i/logChunk][i%logChunk] }
