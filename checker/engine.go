@@ -857,6 +857,10 @@ func newExpander[S, M any](sp *Spec[S, M], st *model.Store[S, M]) *expander[S, M
 	x.ids = model.NewCursor(st, x.sys)
 	x.sym, x.por = sp.canonicaliser(x.sys), sp.reducer(x.sys)
 	x.slots(2)
+	// Appended to at every state: on lines of the worker's own, with
+	// room to spare (internal/lines).
+	x.acts, x.guardedAwake = lines.Own[model.Action](64)[:0], lines.Own[int32](64)[:0]
+	x.enc, x.buf = lines.Own[byte](256)[:0], lines.Own[byte](256)[:0]
 	return x
 }
 

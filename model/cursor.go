@@ -80,6 +80,9 @@ func NewCursor[S, M any](st *Store[S, M], sys *System[S, M]) *Cursor[S, M] {
 	return &Cursor[S, M]{st: st, sys: sys}
 }
 
+// netRoom is the room Load makes for a world's messages in flight.
+const netRoom = 256
+
 // maxPlaces is the number of places of links: MaxNodes² (a place is
 // to*n+from).
 const maxPlaces = MaxNodes * MaxNodes
@@ -120,14 +123,27 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 	// fails a protocol whose properties change it (checker/selfcheck.go).
 	same := c.loaded == w && len(w.Nodes) == n && len(w.Timers) == n
 	if len(c.dig) != st.k*n {
-		c.dig, same = make([]uint32, st.k*n), false
+		c.dig, same = lines.Own[uint32](st.k*n), false
 		c.digEpoch++
 	}
 	// (When same, they are so already: stored again at every load, each
 	// went through the write barrier's test.)
 	if !same {
 		c.loaded = w
-		w.Nodes, w.Timers = resize(w.Nodes, n), resize(w.Timers, n)
+		w.Nodes, w.Timers = ownResized(w.Nodes, n), ownResized(w.Timers, n)
+		// Net, its messages' ids and the places of its links are appended
+		// to at every Load: made once, with room to spare, on lines of
+		// their own (a world with more messages grows them into arrays
+		// of the allocator's again).
+		if cap(w.Net) < netRoom {
+			w.Net = lines.Own[Envelope[M]](netRoom)[:0]
+		}
+		if cap(c.netMsg) < netRoom {
+			c.netMsg = lines.Own[uint32](netRoom)[:0]
+		}
+		if cap(c.places) < maxPlaces { // (those of the last load: cleared below)
+			c.places = append(lines.Own[int32](maxPlaces)[:0], c.places...)
+		}
 	}
 	// Two nodes' ids at a time, 8 bytes against the two loaded: most of
 	// a state's nodes are there already (ring N=10: 24 instructions a

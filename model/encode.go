@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/coordcheck/coordcheck/internal/lines"
 )
 
 // Encode appends the canonical encoding of w to b.
@@ -162,6 +164,16 @@ func (sys *System[S, M]) readRest(b []byte, w *World[S, M]) []byte {
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n, n+n/2)
+	}
+	return s[:n]
+}
+
+// ownResized is resize for an array a goroutine writes at every state (a
+// cursor's world's nodes and timers): made anew on cache lines of its
+// own (internal/lines).
+func ownResized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return lines.Own[T](n)
 	}
 	return s[:n]
 }
