@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/coordcheck/coordcheck/internal/lines"
 	"github.com/coordcheck/coordcheck/model"
 )
 
@@ -56,6 +57,7 @@ type kindEntry struct {
 // an action's index allocates only the first time its kind (for a
 // delivery, the message's encoding) is met.
 type kindTable struct {
+	_      lines.Pad // a worker's: no other's memory on its lines
 	kinds  []kindEntry
 	counts []uint64
 	byName map[string]int32
@@ -73,6 +75,7 @@ type kindTable struct {
 	// another's: never 0, and no two tables of the process share one
 	// unless 2^32 were made between them.
 	id uint64
+	_  lines.Pad
 }
 
 // kindTables numbers the kind tables made (kindTable.id).
@@ -107,6 +110,11 @@ func (t *kindTable) intern(act model.ActionKind, name string) int32 {
 	}
 	i := int32(len(t.kinds))
 	t.kinds = append(t.kinds, kindEntry{act, name})
+	if len(t.counts) == cap(t.counts) {
+		// Counted at every transition, by each worker in its own table:
+		// on cache lines of its own (internal/lines).
+		t.counts = grownOwn(t.counts, max(2*len(t.counts), 16))[:len(t.counts)]
+	}
 	t.counts = append(t.counts, 0)
 	t.byName[name] = i
 	return i
