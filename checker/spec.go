@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/coordcheck/coordcheck/internal/clip"
+	"github.com/coordcheck/coordcheck/internal/lines"
 	"github.com/coordcheck/coordcheck/model"
 	"github.com/coordcheck/coordcheck/property"
 )
@@ -123,7 +124,10 @@ type judgeStep[S, M any] struct {
 
 // plan is the spec's judgePlan.
 func (sp *Spec[S, M]) plan() *judgePlan[S, M] {
-	p := &judgePlan[S, M]{}
+	// Each worker has a plan, and notes in it at every state: on cache
+	// lines of its own (internal/lines).
+	k := len(sp.Invariants)
+	p := &judgePlan[S, M]{all: lines.Own[judgeStep[S, M]](k)[:0], busy: lines.Own[judgeStep[S, M]](k)[:0]}
 	j := 0 // the digest of the next invariant with one
 	for i := range sp.Invariants {
 		st := judgeStep[S, M]{inv: &sp.Invariants[i], digest: -1}
