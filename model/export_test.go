@@ -21,3 +21,15 @@ func ReadInto[T any](b []byte, v *T) []byte {
 
 // MemoLen is the number of entries of c's memo, 0 before its first step.
 func MemoLen[S, M any](c *Cursor[S, M]) int { return len(c.memo) }
+
+// CursorScratch is the arrays c writes at every Load, each as the span
+// of addresses its capacity covers.
+func CursorScratch[S, M any](c *Cursor[S, M]) [][2]uintptr {
+	return [][2]uintptr{span(c.netMsg), span(c.places), span(c.dig)}
+}
+
+// span is the addresses of s's capacity.
+func span[T any](s []T) [2]uintptr {
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	return [2]uintptr{lo, lo + uintptr(cap(s))*unsafe.Sizeof(*new(T))}
+}
