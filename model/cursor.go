@@ -141,8 +141,8 @@ func (c *Cursor[S, M]) Load(vec []byte, fp uint64, w *World[S, M]) {
 		if cap(c.netMsg) < netRoom {
 			c.netMsg = lines.Own[uint32](netRoom)[:0]
 		}
-		if cap(c.places) < maxPlaces { // (those of the last load: cleared below)
-			c.places = append(lines.Own[int32](maxPlaces)[:0], c.places...)
+		if cap(c.places) < n*n { // (those of the last load: cleared below)
+			c.places = append(lines.Own[int32](n * n)[:0], c.places...)
 		}
 	}
 	// Two nodes' ids at a time, 8 bytes against the two loaded: most of
