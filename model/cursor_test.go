@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -461,7 +460,7 @@ func TestCursorsWriteOnLinesOfTheirOwn(t *testing.T) {
 		vec, fp := c.AppendStored(nil, next)
 		c.Load(vec, fp, &worlds[i])
 		require.NotEmpty(t, worlds[i].Net)
-		spans[i] = append(model.CursorScratch(c), scratch(worlds[i].Nodes), scratch(worlds[i].Timers), scratch(worlds[i].Net))
+		spans[i] = append(model.CursorScratch(c), model.CapSpan(worlds[i].Nodes), model.CapSpan(worlds[i].Timers), model.CapSpan(worlds[i].Net))
 	}
 	const line = 128 // internal/lines.Size
 	for _, p := range spans[0] {
@@ -473,10 +472,4 @@ func TestCursorsWriteOnLinesOfTheirOwn(t *testing.T) {
 				"arrays at %#x-%#x and %#x-%#x share a line", p[0], p[1], q[0], q[1])
 		}
 	}
-}
-
-// scratch is the addresses of s's capacity.
-func scratch[T any](s []T) [2]uintptr {
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-	return [2]uintptr{lo, lo + uintptr(cap(s))*unsafe.Sizeof(*new(T))}
 }

@@ -25,11 +25,11 @@ func MemoLen[S, M any](c *Cursor[S, M]) int { return len(c.memo) }
 // CursorScratch is the arrays c writes at every Load, each as the span
 // of addresses its capacity covers.
 func CursorScratch[S, M any](c *Cursor[S, M]) [][2]uintptr {
-	return [][2]uintptr{span(c.netMsg), span(c.places), span(c.dig)}
+	return [][2]uintptr{CapSpan(c.netMsg), CapSpan(c.places), CapSpan(c.dig)}
 }
 
-// span is the addresses of s's capacity.
-func span[T any](s []T) [2]uintptr {
+// CapSpan is the addresses of s's capacity.
+func CapSpan[T any](s []T) [2]uintptr {
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
 	return [2]uintptr{lo, lo + uintptr(cap(s))*unsafe.Sizeof(*new(T))}
 }
