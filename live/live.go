@@ -239,8 +239,8 @@ func (c *Cluster[S, M]) Observer() *Observer { return c.obs }
 // Faults returns the faults that struck so far.
 func (c *Cluster[S, M]) Faults() FaultCounts { return c.inj.snapshot() }
 
-// Sent is the number of protocol messages the nodes have sent (a
-// duplicate made by a fault is not one of them).
+// Sent is the number of protocol messages the nodes have sent while the
+// observer recorded (a duplicate made by a fault is not one of them).
 func (c *Cluster[S, M]) Sent() int64 { return c.sent.Load() }
 
 // Trace returns the steps taken so far as the checker's action lines
@@ -363,7 +363,12 @@ func (c *Cluster[S, M]) effects(n *node[S, M], out *model.Out[M]) {
 		c.obs.record(Record{Node: n.id, Kind: RecOutput, Text: o, Step: step})
 	}
 	out.Sends(func(to model.NodeID, msg M) {
-		c.sent.Add(1)
+		// Counted while the record runs, as the entries are: the nodes
+		// step on until Stop has them all, and their sends then, uncounted
+		// entries beside them, made a run's messages an entry read high.
+		if !c.obs.ended.Load() {
+			c.sent.Add(1)
+		}
 		c.send(n.id, to, msg)
 	})
 	epoch := n.epoch

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coordcheck/coordcheck/invariants"
@@ -48,6 +49,9 @@ type Observer struct {
 	mu      sync.Mutex
 	start   time.Time
 	stopped time.Duration // when the record ended (0 while running)
+	// ended is set with stopped, for the counts kept outside the lock
+	// (Cluster.Sent): what happens after the record ended is not counted.
+	ended   atomic.Bool
 	recs    []Record
 	entries []int // critical sections entered, per node
 	nout    int   // outputs recorded
@@ -78,6 +82,7 @@ func (o *Observer) end() {
 	defer o.mu.Unlock()
 	if o.stopped == 0 {
 		o.stopped = time.Since(o.start)
+		o.ended.Store(true)
 	}
 }
 
