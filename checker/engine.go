@@ -303,6 +303,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	// Made once the search has grown (a small search needs no cache), and
 	// not when a liveness check needs the number of each successor found.
 	var recent *recentFPs
+	grown := false // UseLargeMemo called
 	// (Reached through pointers: as values, their eight words were
 	// reloaded at the loop's head.)
 	prefetch := &prefetcher{seen: seen}
@@ -520,6 +521,10 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			}
 			sp.record(g, u, &x.cur)
 			g.start[u] = uint32(len(g.to))
+		}
+		if !grown && seen.n >= recentAfter {
+			grown = true
+			x.ids.UseLargeMemo() // (x is xs[0]: the one expander so far)
 		}
 		if recent == nil && term == nil && g == nil && seen.n >= recentAfter {
 			recent = newRecentFPs()

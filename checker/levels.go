@@ -123,6 +123,9 @@ func (sp *Spec[S, M]) exploreLevels(opts Options, mode livenessMode) (*Report, b
 			return stop
 		}
 		stop := runWorkers(ws, func(w *levelWorker[S, M], main bool) string {
+			if seen.n >= recentAfter { // as the one-worker search does
+				w.x.ids.UseLargeMemo()
+			}
 			w.recent.reset() // each worker its own: 512 KB, on its core
 			w.taken, w.slept = 0, 0
 			w.runs = w.runs[:0]

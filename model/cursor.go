@@ -445,6 +445,10 @@ const cursorMemoBits = 13
 // (UseSmallMemo).
 const smallMemoBits = 8
 
+// largeMemoBits is the memo's size for a cursor of a search that has
+// grown large (UseLargeMemo).
+const largeMemoBits = 15
+
 // UseSmallMemo makes the cursor's memo, when its first step makes it,
 // 2^smallMemoBits entries (28 KB) instead of a search's 2^cursorMemoBits
 // (917 KB with the inputs beside it): for a cursor that takes a few
@@ -454,6 +458,29 @@ const smallMemoBits = 8
 // one (the 2-core VM of the README's table, where a page fault costs
 // about 12 us).
 func (c *Cursor[S, M]) UseSmallMemo() { c.memoBits = smallMemoBits }
+
+// UseLargeMemo gives the cursor a memo of 2^largeMemoBits entries (3.4 MB
+// with the inputs beside it) in place of a smaller one, the steps it
+// held dropped, to be memoized again as they are met: for a search that
+// has grown past a few thousand states, whose distinct steps may then
+// overflow the 2^cursorMemoBits made at its first step (zeroed, and its
+// pages faulted in, by every search). Centralized N=6 R=2 (about 4,400
+// distinct steps) memoized 89,720 of its 5.73 M steps in 2^13 entries,
+// 11,010 in 2^15, each a protocol step taken, encoded and interned
+// again: 1.8% of its instructions; 0.96-0.97x the time on one worker,
+// 20 paired runs twice. RA N=4 R=1 12,286 and 5,560, Maekawa N=4
+// 15,069 and 6,519, bully N=4 and ring N=10 116 and 161 in either. A
+// cursor that shares caches (ShareCaches) must not call it.
+func (c *Cursor[S, M]) UseLargeMemo() {
+	switch {
+	case c.memo == nil:
+		c.memoBits = largeMemoBits
+	case len(c.memo) < 1<<largeMemoBits:
+		serial := c.serial // (its MemoRefs' serials are not given again)
+		c.makeCaches(largeMemoBits)
+		c.serial = serial
+	}
+}
 
 // memoSize is log2 of the size of the memo the cursor's first step makes.
 func (c *Cursor[S, M]) memoSize() uint {

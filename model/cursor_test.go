@@ -318,6 +318,41 @@ func TestCursorMemoHasTwoWays(t *testing.T) {
 	require.Equal(t, second, step(acts[1]))
 }
 
+// A search grown large gives its cursor a memo of 2^15 entries
+// (UseLargeMemo): made so at the first step when asked before it, or
+// made anew in place of the small one after, its steps dropped and
+// memoized again under new serials, so that a MemoRef taken before names
+// no step after.
+func TestCursorLargeMemo(t *testing.T) {
+	c, acts, step := memoCursor(t, 13)
+	first := step(acts[0])
+	c.SetMemoTag(first, 7)
+	c.UseLargeMemo()
+	require.Equal(t, 1<<15, model.MemoLen(c))
+	require.Zero(t, c.MemoTag(first), "dropped")
+	again := step(acts[0])
+	require.Greater(t, uint32(again), uint32(first), "memoized again, under a new serial")
+	require.Zero(t, c.MemoTag(again))
+	c.UseLargeMemo() // large already: kept
+	require.Equal(t, again, step(acts[0]))
+
+	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{})
+	c = model.NewCursor(model.NewStore[chatState, chatMsg](), sys.Clone())
+	c.UseLargeMemo()
+	require.Zero(t, model.MemoLen(c), "made at the first step")
+	vec, fp := c.AppendStored(nil, sys.Init())
+	w := &model.World[chatState, chatMsg]{}
+	c.Load(vec, fp, w)
+	acts = c.Actions(w, nil)
+	var r model.Stepped
+	got, ok := c.Step(w, &acts[0], &r)
+	require.True(t, ok)
+	require.Equal(t, 1<<15, model.MemoLen(c), "made large at the first step")
+	next := &model.World[chatState, chatMsg]{}
+	sys.Apply(w, acts[0], next)
+	require.Equal(t, sys.HashWorld(next), got)
+}
+
 // Two cursors that share caches (ShareCaches) take their steps from one
 // memo: a step memoized through one serves the other, with its note, and
 // a step that takes the entry through the other is a new step to both
