@@ -461,16 +461,18 @@ func (c *Cursor[S, M]) UseSmallMemo() { c.memoBits = smallMemoBits }
 
 // UseLargeMemo gives the cursor a memo of 2^largeMemoBits entries (3.4 MB
 // with the inputs beside it) in place of a smaller one, the steps it
-// held dropped, to be memoized again as they are met: for a search that
-// has grown past a few thousand states, whose distinct steps may then
-// overflow the 2^cursorMemoBits made at its first step (zeroed, and its
-// pages faulted in, by every search). Centralized N=6 R=2 (about 4,400
-// distinct steps) memoized 89,720 of its 5.73 M steps in 2^13 entries,
-// 11,010 in 2^15, each a protocol step taken, encoded and interned
-// again: 1.8% of its instructions; 0.96-0.97x the time on one worker,
-// 20 paired runs twice. RA N=4 R=1 12,286 and 5,560, Maekawa N=4
-// 15,069 and 6,519, bully N=4 and ring N=10 116 and 161 in either. A
-// cursor that shares caches (ShareCaches) must not call it.
+// held dropped (and its caches of link and rest operations), to be
+// memoized again as they are met: for a search that has grown past a
+// few thousand states, whose distinct steps may then overflow the
+// 2^cursorMemoBits made at its first step (zeroed, and its pages
+// faulted in, by every search: a 2^15 memo from the first step made a
+// 10 ms search 12.3 ms). Centralized N=6 R=2 (about 4,400 distinct
+// steps) memoized 89,720 of its 5.73 M steps in 2^13 entries, 11,010 in
+// 2^15, each a protocol step taken, encoded and interned again: 1.7% of
+// its instructions. RA N=4 R=1 12,286 and 5,560, Maekawa N=4 15,069 and
+// 6,519, bully N=4 and ring N=10 116 and 161 in either. A cursor that
+// shares caches (ShareCaches) must not call it: the search calls it
+// before it shares them.
 func (c *Cursor[S, M]) UseLargeMemo() {
 	switch {
 	case c.memo == nil:
