@@ -299,6 +299,7 @@ func (c *Cursor[S, M]) ActionsAwake(w *World[S, M], dst []Action, asleep uint64)
 	fifo := sys.Config.Network == FIFO
 	places := c.places
 	slept := 0
+	ready := sys.readyTimers(w) // nil unless the guards are asked once a world
 	k := uint(0) // the next link, in places' order: by receiver, then sender
 	for live := (uint64(1)<<sys.n - 1) &^ w.Down &^ c.idle; live != 0; live &= live - 1 {
 		i := trailingZeros(live)
@@ -319,7 +320,7 @@ func (c *Cursor[S, M]) ActionsAwake(w *World[S, M], dst []Action, asleep uint64)
 			if c.timed&(1<<(i&nodeMask)) != 0 {
 				if sys.guard != nil {
 					c.skipped[i&nodeMask] = int32(slept)
-					dst = sys.timerActions(w, dst, i)
+					dst = sys.timerActions(w, dst, i, ready)
 				} else {
 					slept += bits.OnesCount64(w.Timers[i])
 				}
@@ -350,8 +351,12 @@ func (c *Cursor[S, M]) ActionsAwake(w *World[S, M], dst []Action, asleep uint64)
 		// (System.timerActions' loop, here: called, it took 58
 		// instructions a node with a timer armed on bully N=4.)
 		if c.timed&(1<<(i&nodeMask)) != 0 { // w.Timers[i] != 0
-			for t := w.Timers[i]; t != 0; t &= t - 1 {
-				if tid := TimerID(trailingZeros(t)); sys.timerReady(w, id, tid) {
+			armed := w.Timers[i]
+			if ready != nil {
+				armed &= ready[i&nodeMask]
+			}
+			for t := armed; t != 0; t &= t - 1 {
+				if tid := TimerID(trailingZeros(t)); ready != nil || sys.timerReady(w, id, tid) {
 					var a *Action
 					dst, a = addAction(dst)
 					a.Kind, a.Node, a.Timer = ActFire, id, tid

@@ -79,9 +79,13 @@ func chatterSystem(rt *rapid.T) *model.System[chatState, chatMsg] {
 		History: rapid.Bool().Draw(rt, "history"),
 	}
 	cfg.HistoryByNode = cfg.History && rapid.Bool().Draw(rt, "by-node")
-	if rapid.Bool().Draw(rt, "guarded") {
+	switch rapid.SampledFrom([]string{"free", "guarded", "guarded-all"}).Draw(rt, "timers") {
+	case "guarded":
 		cfg.Timers = model.TimersPerfect
 		return model.MustNewSystem[chatState, chatMsg](guardedChatter{}, cfg)
+	case "guarded-all":
+		cfg.Timers = model.TimersPerfect
+		return model.MustNewSystem[chatState, chatMsg](allGuardedChatter{}, cfg)
 	}
 	return model.MustNewSystem[chatState, chatMsg](chatter{}, cfg)
 }
@@ -92,6 +96,53 @@ type guardedChatter struct{ chatter }
 
 func (guardedChatter) TimerReady(w *model.World[chatState, chatMsg], _ model.NodeID, _ model.TimerID) bool {
 	return len(w.Net)%2 == 0
+}
+
+// nodeGuardedChatter is chatter with perfect timers whose guard depends on
+// the node: a timer of node i fires only when the number of messages in
+// flight and i are both even or both odd.
+type nodeGuardedChatter struct{ chatter }
+
+func (nodeGuardedChatter) TimerReady(w *model.World[chatState, chatMsg], self model.NodeID, _ model.TimerID) bool {
+	return chatReady(w, self)
+}
+
+// chatReady is nodeGuardedChatter's guard.
+func chatReady(w *model.World[chatState, chatMsg], self model.NodeID) bool {
+	return (len(w.Net)+int(self))%2 == 0
+}
+
+// allGuardedChatter is nodeGuardedChatter asked once a world
+// (model.TimersGuard), its ready sets holding timers not armed too.
+type allGuardedChatter struct{ nodeGuardedChatter }
+
+func (allGuardedChatter) ReadyTimers(w *model.World[chatState, chatMsg], ready []uint64) {
+	for i := range ready {
+		ready[i] = 0
+		if chatReady(w, model.NodeID(i)) {
+			ready[i] = ^uint64(0)
+		}
+	}
+}
+
+// A protocol that asks its guards once a world (model.TimersGuard) gets
+// the actions it would get asking them once a timer, along any walk.
+func TestReadyTimersMatchTimerReady(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		cfg := model.Config{Network: model.FIFO, Timers: model.TimersPerfect}
+		all := model.MustNewSystem[chatState, chatMsg](allGuardedChatter{}, cfg)
+		one := model.MustNewSystem[chatState, chatMsg](nodeGuardedChatter{}, cfg)
+		w, next := all.Init(), &model.World[chatState, chatMsg]{}
+		for range rapid.IntRange(0, 30).Draw(rt, "steps") {
+			acts := all.Actions(w, nil)
+			require.Equal(rt, one.Actions(w, nil), acts)
+			if len(acts) == 0 {
+				break
+			}
+			all.Apply(w, acts[rapid.IntRange(0, len(acts)-1).Draw(rt, "action")], next)
+			w, next = next, w
+		}
+	})
 }
 
 // From any reachable world, under any network, fault budget and history:

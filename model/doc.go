@@ -40,6 +40,8 @@
 //   - TimerGuard (TimerReady: when a timer may fire under perfect
 //     timers): bully, ringelection, tokenring, coordination, and the
 //     multicasts nack, reliable, viewsync.
+//   - TimersGuard (ReadyTimers: every node's guards at once, when they
+//     share one look at the world): bully.
 //   - FairInputs (FairInput: the weakly fair inputs): centralized,
 //     lamport, maekawa, maekawadf, ricartagrawala, tokenring, voting,
 //     coordination.

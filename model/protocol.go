@@ -94,6 +94,18 @@ type TimerGuard[S, M any] interface {
 	TimerReady(w *World[S, M], self NodeID, t TimerID) bool
 }
 
+// TimersGuard is implemented, beside TimerGuard, by protocols whose guards
+// share one look at the world (a scan of the messages in flight, say):
+// ReadyTimers sets ready[i], for every node i of w, to the set of its
+// timers (bit t for timer t) whose guards hold (of a node that is down,
+// to anything: it is not read); the system keeps of them those armed in
+// w.Timers[i]. A search then asks once a world, not once an
+// armed timer. TimerReady must agree with it: write it as a look at
+// ReadyTimers' answer, so that each rule is written once (protocols/bully).
+type TimersGuard[S, M any] interface {
+	ReadyTimers(w *World[S, M], ready []uint64)
+}
+
 // FairInputs is implemented by protocols some of whose inputs are weakly
 // fair: an input that stays enabled is eventually taken (a process in its
 // critical section eventually leaves it). Inputs are not fair otherwise: the

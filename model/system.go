@@ -42,6 +42,8 @@ type System[S, M any] struct {
 	statePlan, msgPlan *plan
 	waiter             Waiter[S]
 	guard              TimerGuard[S, M] // nil unless timers are perfect
+	guardAll           TimersGuard[S, M] // when guard is, and the protocol implements it
+	ready              []uint64          // readyTimers' answer
 	rest               Restarter[S, M]
 	ranked             Ranked[S, M]
 	app                AppCarrier[S, M]
@@ -106,6 +108,9 @@ func newSystem[S, M any](p Protocol[S, M], cfg Config) *System[S, M] {
 	if g, ok := p.(TimerGuard[S, M]); ok && cfg.Timers != TimersFree {
 		sys.guard = g
 		sys.Config.Timers = TimersPerfect
+		if ga, ok := p.(TimersGuard[S, M]); ok {
+			sys.guardAll, sys.ready = ga, make([]uint64, n)
+		}
 	} else if cfg.Timers == TimersDefault {
 		sys.Config.Timers = TimersFree
 	}
@@ -141,6 +146,7 @@ func (sys *System[S, M]) Init() *World[S, M] {
 // (Cursor.Actions lists the same for a world it loaded.)
 func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 	j := 0 // scan position in Net, which is sorted by receiver
+	ready := sys.readyTimers(w)
 	for live := (uint64(1)<<sys.n - 1) &^ w.Down; live != 0; live &= live - 1 {
 		i := trailingZeros(live)
 		id := NodeID(i)
@@ -165,19 +171,36 @@ func (sys *System[S, M]) Actions(w *World[S, M], dst []Action) []Action {
 			a.Kind, a.Node, a.Peer, a.Slot = ActDeliver, id, e.From, int32(k)
 		}
 		if w.Timers[i] != 0 {
-			dst = sys.timerActions(w, dst, i)
+			dst = sys.timerActions(w, dst, i, ready)
 		}
 	}
 	return sys.otherActions(w, dst)
 }
 
+// readyTimers is, for a protocol that guards all its timers at once
+// (TimersGuard), the timers of each node of w whose guards hold, by node
+// (armed or not: the callers keep those of w.Timers); nil otherwise. The
+// slice is the system's, valid until the next call.
+func (sys *System[S, M]) readyTimers(w *World[S, M]) []uint64 {
+	if sys.guardAll == nil {
+		return nil
+	}
+	sys.guardAll.ReadyTimers(w, sys.ready)
+	return sys.ready
+}
+
 // timerActions appends to dst the firings of node i's armed timers in w,
-// those whose guards hold (TimerGuard).
-func (sys *System[S, M]) timerActions(w *World[S, M], dst []Action, i int) []Action {
+// those whose guards hold (TimerGuard); ready is readyTimers' answer for
+// w, when not nil.
+func (sys *System[S, M]) timerActions(w *World[S, M], dst []Action, i int, ready []uint64) []Action {
 	id := NodeID(i)
-	for t := w.Timers[i]; t != 0; t &= t - 1 {
+	armed := w.Timers[i]
+	if ready != nil {
+		armed &= ready[i]
+	}
+	for t := armed; t != 0; t &= t - 1 {
 		tid := TimerID(trailingZeros(t))
-		if sys.timerReady(w, id, tid) {
+		if ready != nil || sys.timerReady(w, id, tid) {
 			var a *Action
 			dst, a = addAction(dst)
 			a.Kind, a.Node, a.Timer = ActFire, id, tid
