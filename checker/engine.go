@@ -139,7 +139,10 @@ type Options struct {
 	// path by a second search (pathTo), not from its parent log; and
 	// loggedPath, another, is told whether the log gave the path.
 	noParentLog bool
-	loggedPath  func(bool)
+	// singleLookups, a test hook, makes a BFS look each successor up as
+	// it makes it, not in batches (lookups).
+	singleLookups bool
+	loggedPath    func(bool)
 }
 
 // workers is the number of workers a BFS runs on.
@@ -236,8 +239,8 @@ const (
 )
 
 // serialMarks are counters of the one-worker search that few searches
-// read: liveness's level bounds, the state graph's pending state and the
-// checkpoints' count of states expanded. Reached through a pointer, they
+// read: liveness's level bounds and the checkpoints' count of states
+// expanded. Reached through a pointer, they
 // stay in memory and leave the registers to the loop's hot values: as
 // locals, the loop's head reloaded them at every state (centralized N=6
 // R=2: 0.5% more instructions).
@@ -248,7 +251,6 @@ type serialMarks struct {
 	levelEnd   uint32
 	levelDepth int
 	pops       uint64 // the states expanded
-	pendU      uint32 // the number of the state whose successors are pending (the graph's)
 }
 
 // explore is one search. With livenessAcyclic it reports cyclic, and
@@ -304,11 +306,10 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	// not when a liveness check needs the number of each successor found.
 	var recent *recentFPs
 	grown := false // UseLargeMemo called
-	// (Reached through pointers: as values, their eight words were
-	// reloaded at the loop's head.)
+	// (Reached through a pointer: as a value, its words were reloaded at
+	// the loop's head.)
 	prefetch := &prefetcher{seen: seen}
-	prefetchRecent := &prefetcher{} // running ahead: the recent cache's slot only
-	var stop string                 // the bound a poll reached
+	var stop string // the bound a poll reached
 	// next is the number of the state popped next, under BFS: states are
 	// numbered as they are inserted, and the queue gives them back in that
 	// order (the state graph numbers them so; seen.id would find it again).
@@ -316,169 +317,33 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	if ck := r.resumed; ck != nil {
 		next = uint32(seen.n) - uint32(fr.size())
 	}
-	// A plain search under BFS, once it has made its recent cache, runs a
-	// state ahead: it loads the next state and makes its successors
-	// before it looks up the successors of the state before, in the
-	// visited set. The lookups' slots, prefetched once the state before
-	// has been looked up (only those of the successors the recent cache
-	// lacks), are then a whole state's work away, not a few steps: a
-	// slot missed in every cache is a few hundred nanoseconds away on the
-	// machines measured, more than making the rest of a state's
-	// successors took. Two expanders take the states in turn, sharing
-	// one memo of steps; what the search does with each state (judge it,
-	// look up and queue its successors, poll) happens in the same order.
-	// Not with a checkpoint (its frontier would lack the state taken
-	// ahead), nor with the liveness checks' graph or variant.
-	ahead := opts.Strategy == BFS && r.ckpt == nil && term == nil && g == nil
-	var aheadQ *queue // the frontier, when the search runs ahead
-	if ahead {
-		aheadQ = fr.(*queue)
+	// A plain BFS looks its successors up in the visited set in batches
+	// (lookups, batch.go), the same states found in the same order: not
+	// with a checkpoint (its frontier would lack the states of the batch),
+	// the liveness checks' graph or variant (they read the number of each
+	// successor as it is found), nor a bound on the states (the search
+	// stops at the state whose successors reach it).
+	var bt *lookups
+	if opts.Strategy == BFS && r.ckpt == nil && term == nil && g == nil && opts.MaxStates == 0 && !opts.singleLookups {
+		bt = &lookups{}
 	}
-	xs := [2]*expander[S, M]{x}
-	var pend *expander[S, M] // the state whose successors are made, not yet looked up
-	var pendDepth int
-	var pendFP uint64
 	for {
-		// Take the next state, unless the last one's successors must
-		// be looked up first.
-		var depth int
-		var fp uint64
-		var enc []byte
-		var num uint32
-		x = nil
-		made := false
-		if pend == nil || ahead && xs[1] != nil {
-			var ok bool
+		depth, fp, enc, ok := fr.pop()
+		if !ok && bt.pending() {
+			if s := r.flush(bt, fr, &mark, recent.bytes()); s != "" && stop == "" {
+				stop = s
+			}
 			depth, fp, enc, ok = fr.pop()
-			if ok {
-				num = next
-				next++
-				x = xs[0]
-				if pend == x {
-					x = xs[1]
-				}
-				// The state ahead is read while the next is popped: its bytes
-				// are copied unless the frontier holds them that long.
-				x.load(fp, enc, aheadQ != nil && !aheadQ.held())
-				if pend != nil && (opts.MaxDepth == 0 || depth < opts.MaxDepth) {
-					x.makeSuccessors(prefetchRecent, 0, false)
-					made = true
-				}
-			} else if pend == nil {
-				if err := fr.failed(); err != nil {
-					stop = err.Error()
-				}
-				break
-			}
 		}
-		if px := pend; px != nil {
-			pend = nil
-			kids := 0
-			rep.Slept += uint64(px.enabled() - len(px.awake))
-			for _, i32 := range px.awake {
-				i := int(i32)
-				sc := px.successor(i)
-				rep.Transitions++
-				if !r.cov.countTagged(sc.tag) {
-					px.countNoting(r.cov, &px.acts[i], sc.at)
-				}
-				var v uint32
-				added := false
-				if recent == nil || !px.recentHit(recent, i) {
-					v, added = seen.insertID(sc.fp, key(pendFP))
-					if recent != nil {
-						recent.put(key(sc.fp))
-					}
-				}
-				grew := false
-				if added {
-					if plog != nil {
-						plog.found(px.ids.IndexInAll(i, &px.acts[i]))
-						kids++
-					}
-					// (The frontier's peak noted as it grows: a push
-					// returns its bytes, which only a push adds to but
-					// for the rare few a pop does, noted at the end.)
-					b := fr.push(pendDepth+1, sc.fp, px.entryOf(sc.at, px.sleepAfter(i)))
-					r.countLevel(pendDepth+1, 1)
-					rep.FrontierBytes = max(rep.FrontierBytes, b)
-					grew = b >= mark
-				}
-				if rep.Transitions%pollTransitions == 0 || grew {
-					// Inside the expansion, since one state may have thousands
-					// of large successors; the frontier may take another chunk
-					// before the next poll.
-					if b := r.poll(fr.size(), fr.bytes()+recent.bytes()+r.plog.bytes(), chunkSize); b != "" && stop == "" {
-						stop = b
-						if r.ckpt == nil {
-							break
-						}
-						// With a checkpoint to write, the state's expansion
-						// ends first, so that the search holds a whole state.
-					}
-					mark = fr.bytes() + pollBytes
-				}
-				if term != nil && closes(px.sys, sc.rankClose, opts.Strategy != BFS || !added && v < lv.levelEnd) {
-					cyclic = true
-					break
-				}
-				if g != nil {
-					if added {
-						g.add(v, sc.fp)
-					}
-					c, fair := px.sys.FairClass(&px.cur, px.acts[i])
-					if !fair {
-						c = 0
-					} else {
-						c |= 1 << 63 // fair classes are never 0
-					}
-					g.addEdge(v, c)
-				}
+		if !ok {
+			if err := fr.failed(); err != nil {
+				stop = err.Error()
 			}
-			if cyclic || stop != "" && r.ckpt == nil {
-				break
-			}
-			if plog != nil {
-				plog.expanded(kids)
-			}
-			if g != nil {
-				g.end[lv.pendU] = uint32(len(g.to))
-			}
-			if opts.MaxStates > 0 && seen.n >= opts.MaxStates {
-				rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
-				break
-			}
-			// Between two expansions the search holds a whole state: the
-			// checkpoint's place (checkpoint.go), when one is due or a poll
-			// stopped the search.
-			if lv.pops++; r.ckpt != nil && (stop != "" || lv.pops&1023 == 0 && r.ckpt.due()) {
-				if s := r.save(engineSerial, serialFrontier(fr.(*queue), lv.levelDepth, lv.levelEnd, lv.pops)); s != "" {
-					stop = s
-				}
-			}
-			if stop != "" {
-				break
-			}
+			break
 		}
-		if x == nil {
-			continue // the queue was empty until those successors
-		}
-		if made {
-			// The slots of the successors the recent cache does not hold,
-			// a state's work before they are looked up. Asked for all, as
-			// each successor was made, the slots of those it holds (most:
-			// 6.2 M of RA N=4 R=1's 7.7 M) cost as much again: one more
-			// prefetch a successor took 1.06x the time.
-			for _, i := range x.awake {
-				s := &x.slot[i]
-				hit := recent.has(key(s.fp))
-				s.hit = hit
-				if !hit {
-					seen.prefetch(s.fp)
-				}
-			}
-			x.hitsKnown = true
-		}
+		num := next
+		next++
+		x.load(fp, enc, false)
 		if depth > rep.Depth {
 			rep.Depth = depth
 		}
@@ -497,7 +362,10 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			if x.enabled() > 0 {
 				rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
 			}
-			if plog != nil {
+			if bt != nil {
+				bt.begin(fp, depth)
+				bt.end()
+			} else if plog != nil {
 				plog.expanded(0)
 			}
 			continue
@@ -524,24 +392,139 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		}
 		if !grown && seen.n >= recentAfter {
 			grown = true
-			x.ids.UseLargeMemo() // (x is xs[0]: the one expander so far)
+			x.ids.UseLargeMemo()
 		}
 		if recent == nil && term == nil && g == nil && seen.n >= recentAfter {
 			recent = newRecentFPs()
 			*prefetch = prefetcher{seen: seen, recent: recent}
-			if ahead {
-				*prefetchRecent = prefetcher{recent: recent}
-				xs[1] = newExpander(sp, r.store)
-				xs[1].ids.ShareCaches(xs[0].ids)
-				if sleeps {
-					xs[1].keepSleep()
-				}
+			if bt != nil {
+				prefetch.seen = nil // looked up with its batch, later
 			}
 		}
-		if !made {
-			x.makeSuccessors(prefetch, rank, term != nil)
+		x.makeSuccessors(prefetch, rank, term != nil)
+
+		// Look the successors up, queue the new ones.
+		kids := 0
+		rep.Slept += uint64(x.enabled() - len(x.awake))
+		if bt != nil {
+			bt.begin(fp, depth)
 		}
-		pend, pendDepth, pendFP, lv.pendU = x, depth, fp, u
+		for _, i32 := range x.awake {
+			i := int(i32)
+			sc := x.successor(i)
+			rep.Transitions++
+			if !r.cov.countTagged(sc.tag) {
+				x.countNoting(r.cov, &x.acts[i], sc.at)
+			}
+			if bt != nil {
+				if recent == nil || !recent.has(key(sc.fp)) {
+					if recent != nil {
+						recent.put(key(sc.fp))
+					}
+					act := 0
+					if plog != nil {
+						act = x.ids.IndexInAll(i, &x.acts[i])
+					}
+					bt.arena = x.appendEntry(bt.arena, sc.at, x.sleepAfter(i))
+					bt.add(sc.fp, act)
+				}
+				if rep.Transitions%pollTransitions == 0 {
+					if b := r.poll(fr.size(), fr.bytes()+recent.bytes()+r.plog.bytes()+bt.bytes(), chunkSize); b != "" && stop == "" {
+						stop = b
+						break
+					}
+					mark = fr.bytes() + pollBytes
+				}
+				continue
+			}
+			var v uint32
+			added := false
+			if recent == nil || !recent.has(key(sc.fp)) {
+				v, added = seen.insertID(sc.fp, key(fp))
+				if recent != nil {
+					recent.put(key(sc.fp))
+				}
+			}
+			grew := false
+			if added {
+				if plog != nil {
+					plog.found(x.ids.IndexInAll(i, &x.acts[i]))
+					kids++
+				}
+				// (The frontier's peak noted as it grows: a push
+				// returns its bytes, which only a push adds to but
+				// for the rare few a pop does, noted at the end.)
+				b := fr.push(depth+1, sc.fp, x.entryOf(sc.at, x.sleepAfter(i)))
+				r.countLevel(depth+1, 1)
+				rep.FrontierBytes = max(rep.FrontierBytes, b)
+				grew = b >= mark
+			}
+			if rep.Transitions%pollTransitions == 0 || grew {
+				// Inside the expansion, since one state may have thousands
+				// of large successors; the frontier may take another chunk
+				// before the next poll.
+				if b := r.poll(fr.size(), fr.bytes()+recent.bytes()+r.plog.bytes(), chunkSize); b != "" && stop == "" {
+					stop = b
+					if r.ckpt == nil {
+						break
+					}
+					// With a checkpoint to write, the state's expansion
+					// ends first, so that the search holds a whole state.
+				}
+				mark = fr.bytes() + pollBytes
+			}
+			if term != nil && closes(x.sys, sc.rankClose, opts.Strategy != BFS || !added && v < lv.levelEnd) {
+				cyclic = true
+				break
+			}
+			if g != nil {
+				if added {
+					g.add(v, sc.fp)
+				}
+				c, fair := x.sys.FairClass(&x.cur, x.acts[i])
+				if !fair {
+					c = 0
+				} else {
+					c |= 1 << 63 // fair classes are never 0
+				}
+				g.addEdge(v, c)
+			}
+		}
+		if cyclic || stop != "" && r.ckpt == nil {
+			break
+		}
+		if bt != nil {
+			if bt.end() {
+				if s := r.flush(bt, fr, &mark, recent.bytes()); s != "" && stop == "" {
+					stop = s
+				}
+			}
+		} else if plog != nil {
+			plog.expanded(kids)
+		}
+		if g != nil {
+			g.end[u] = uint32(len(g.to))
+		}
+		if opts.MaxStates > 0 && seen.n >= opts.MaxStates {
+			rep.Bound = fmt.Sprintf("max-states %d", opts.MaxStates)
+			break
+		}
+		// Between two expansions the search holds a whole state: the
+		// checkpoint's place (checkpoint.go), when one is due or a poll
+		// stopped the search.
+		if lv.pops++; r.ckpt != nil && (stop != "" || lv.pops&1023 == 0 && r.ckpt.due()) {
+			if s := r.save(engineSerial, serialFrontier(fr.(*queue), lv.levelDepth, lv.levelEnd, lv.pops)); s != "" {
+				stop = s
+			}
+		}
+		if stop != "" {
+			break
+		}
+	}
+	if bt.pending() {
+		if s := r.flush(bt, fr, &mark, recent.bytes()); s != "" && stop == "" {
+			stop = s
+		}
 	}
 	if stop != "" {
 		rep.Bound = stop
@@ -823,15 +806,13 @@ type expander[S, M any] struct {
 	// successors made whole, and their stored forms, beside it.
 	slot   []succSlot
 	succ   []model.World[S, M]
-	stored [][]byte // the stored form of each successor made
-	// hitsKnown: the slots' hit fields hold what the recent cache held.
-	hitsKnown bool
-	ranked    bool                  // whether makeSuccessors measured closes
-	buf       []byte                // a successor's stored form (encodeOf)
-	canon     []byte                // under symmetry, a canonical encoding
-	rep       model.World[S, M]     // and the world it encodes
-	sym       *model.Symmetry[S, M] // nil unless the search reduces by symmetry
-	por       *model.Reducer[S, M]  // nil unless the search expands persistent sets
+	stored [][]byte              // the stored form of each successor made
+	ranked bool                  // whether makeSuccessors measured closes
+	buf    []byte                // a successor's stored form (encodeOf)
+	canon  []byte                // under symmetry, a canonical encoding
+	rep    model.World[S, M]     // and the world it encodes
+	sym    *model.Symmetry[S, M] // nil unless the search reduces by symmetry
+	por    *model.Reducer[S, M]  // nil unless the search expands persistent sets
 	// Sleep sets (sleep.go): whether the frontier's entries hold them,
 	// whether the system's timers are guarded; the loaded state's set.
 	sleepOn, guarded bool
@@ -919,20 +900,6 @@ func (x *expander[S, M]) load(fp uint64, enc []byte, copied bool) {
 		x.awakeAll()
 	}
 	x.slots(max(2, len(x.acts)))
-	x.hitsKnown = false
-}
-
-// recentHit reports whether recent holds successor i's fingerprint: as
-// the prefetch pass found it, when it looked (a second look would find
-// more only where a sibling of the same state put the same fingerprint
-// there since, and the visited set then finds it instead), else looking
-// now.
-func (x *expander[S, M]) recentHit(recent *recentFPs, i int) bool {
-	s := &x.slot[i]
-	if x.hitsKnown {
-		return s.hit
-	}
-	return recent.has(key(s.fp))
 }
 
 // slots makes room for n successors, on cache lines of the worker's own
@@ -955,12 +922,9 @@ type succSlot struct {
 	// writes its stored form from the parent's and what the step changed
 	// (stepped): most successors of a search are states already visited,
 	// never made nor stored.
-	lazy bool
-	// closes: it may close a cycle (makeSuccessors, ranked); hit: the
-	// recent cache held its fingerprint when its slot of the visited set
-	// was to be prefetched (the serial search running ahead; hitsKnown).
-	closes, hit bool
-	stepped     model.Stepped
+	lazy    bool
+	closes  bool // it may close a cycle (makeSuccessors, ranked)
+	stepped model.Stepped
 }
 
 // grownOwn is s grown to length n, on cache lines of its own.

@@ -17,8 +17,7 @@ type frontier interface {
 	// search's account of its memory: bytes).
 	push(depth int, fp uint64, enc []byte) uint64
 	// pop returns the next entry; enc is valid until the next pop (a
-	// push leaves it as it is), and, from a queue, until the pop after
-	// that too when held then says so.
+	// push leaves it as it is).
 	pop() (depth int, fp uint64, enc []byte, ok bool)
 	size() int
 	bytes() uint64
@@ -190,11 +189,6 @@ func (q *queue) pop() (int, uint64, []byte, bool) {
 	q.n--
 	return d, fp, enc, true
 }
-
-// held reports whether the entry popped last stays as it is until the
-// pop after the next: it is not the last of its chunk, which the next pop
-// lets go of (next), and pushes only append.
-func (q *queue) held() bool { return len(q.chunks) > 0 && q.head < len(q.chunks[0]) }
 
 // next releases the chunk read and makes the next one the head, reading
 // it back into the released memory when it is on disk.

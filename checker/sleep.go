@@ -127,16 +127,23 @@ func (x *expander[S, M]) entryOf(k int, z uint64) []byte {
 	if !x.sleepOn {
 		return x.encodeOf(k)
 	}
-	x.buf = model.AppendUvarint(x.buf[:0], z)
-	if x.guarded {
-		x.buf = x.appendReady(x.buf, z&x.ids.Timed())
-	}
-	if s := &x.slot[k]; s.lazy {
-		x.buf = x.ids.AppendStepped(x.buf, &s.stepped)
-		return x.buf
-	}
-	x.buf = append(x.buf, x.stored[k]...)
+	x.buf = x.appendEntry(x.buf[:0], k, z)
 	return x.buf
+}
+
+// appendEntry appends entryOf(k, z) to b.
+func (x *expander[S, M]) appendEntry(b []byte, k int, z uint64) []byte {
+	s := &x.slot[k]
+	if x.sleepOn {
+		b = model.AppendUvarint(b, z)
+		if x.guarded {
+			b = x.appendReady(b, z&x.ids.Timed())
+		}
+	}
+	if s.lazy {
+		return x.ids.AppendStepped(b, &s.stepped)
+	}
+	return append(b, x.stored[k]...)
 }
 
 // appendReady appends the set zt (the successor's sleeping nodes with a

@@ -300,7 +300,7 @@ func (c *Cursor[S, M]) ActionsAwake(w *World[S, M], dst []Action, asleep uint64)
 	places := c.places
 	slept := 0
 	ready := sys.readyTimers(w) // nil unless the guards are asked once a world
-	k := uint(0) // the next link, in places' order: by receiver, then sender
+	k := uint(0)                // the next link, in places' order: by receiver, then sender
 	for live := (uint64(1)<<sys.n - 1) &^ w.Down &^ c.idle; live != 0; live &= live - 1 {
 		i := trailingZeros(live)
 		id := NodeID(i)

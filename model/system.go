@@ -41,7 +41,7 @@ type System[S, M any] struct {
 	// derives them: decode reads into the world in place with them.
 	statePlan, msgPlan *plan
 	waiter             Waiter[S]
-	guard              TimerGuard[S, M] // nil unless timers are perfect
+	guard              TimerGuard[S, M]  // nil unless timers are perfect
 	guardAll           TimersGuard[S, M] // when guard is, and the protocol implements it
 	ready              []uint64          // readyTimers' answer
 	rest               Restarter[S, M]
