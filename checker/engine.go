@@ -546,8 +546,8 @@ func (r *run[S, M]) restoreFailed() *Report {
 }
 
 // recentAfter is the number of states after which the one-worker search
-// keeps a cache of its recent probes, and (a plain search under BFS) runs
-// a state ahead. A variable for the tests (WithRecentAfter).
+// keeps a cache of its recent probes. A variable for the tests
+// (WithRecentAfter).
 var recentAfter uint64 = 1 << 14
 
 // run is the state of one exhaustive search that outlives its loop: the
@@ -981,10 +981,12 @@ type successor struct {
 
 // makeSuccessors makes the loaded state's successors in action order,
 // successor i left in slot i (encodeOf), for successor(i) to return.
-// The visited-set slot of a successor is prefetched as soon as its
-// fingerprint is known, and the caller probes it only once all the
-// state's successors are made: most probes miss the cache, and the
-// misses overlap with each other and with the making. (One successor
+// What pf asks for is prefetched as soon as a successor's fingerprint is
+// known: its pair in the recent cache and, for a search that looks each
+// successor up at once, its visited-set slot, which the caller probes
+// only once all the state's successors are made: most probes miss the
+// cache, and the misses overlap with each other and with the making
+// (a batch of lookups prefetches its own, batch.go). (One successor
 // ahead, as it was, was too short a lead: the load of the slot took 86%
 // of the insert's samples, RA N=4 R=1.) With ranked, it measures each
 // step against rank, the state's (rankAfter). The caller loops over the

@@ -156,11 +156,11 @@ func TestWorkersAgree(t *testing.T) {
 	}
 }
 
-// The one-worker search that runs a state ahead (loads the next state and
-// makes its successors before it looks up the last one's) reports what
-// the level engine reports, whatever stops it: here it runs ahead from
-// its first state, not once the search has grown.
-func TestWorkersAgreeWhenOneRunsAhead(t *testing.T) {
+// The one-worker search with its recent cache from its first state (not
+// once the search has grown), which then records in its batches of
+// lookups only the successors the cache lacks, reports what the level
+// engine reports, whatever stops it.
+func TestWorkersAgreeWithTheRecentCacheFromTheStart(t *testing.T) {
 	cases := append(stopCases(t), stopCase{raSpec(3, 2, model.Config{}), checker.Options{MaxDepth: 12}})
 	want := make([]*checker.Report, len(cases))
 	for i, c := range cases {

@@ -16,9 +16,8 @@ func WithFlatFrom(b uint64) (restore func()) {
 // new states of each level the level engine merges.
 func WithLevelShare(o *Options, f func(recs, fresh uint64)) { o.levelShare = f }
 
-// WithRecentAfter makes the one-worker search keep its recent cache, and
-// run a state ahead, from its n-th state, until the returned function is
-// called.
+// WithRecentAfter makes the one-worker search keep its recent cache from
+// its n-th state, until the returned function is called.
 func WithRecentAfter(n uint64) (restore func()) {
 	old := recentAfter
 	recentAfter = n

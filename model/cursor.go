@@ -475,9 +475,7 @@ func (c *Cursor[S, M]) UseSmallMemo() { c.memoBits = smallMemoBits }
 // steps) memoized 89,720 of its 5.73 M steps in 2^13 entries, 11,010 in
 // 2^15, each a protocol step taken, encoded and interned again: 1.7% of
 // its instructions. RA N=4 R=1 12,286 and 5,560, Maekawa N=4 15,069 and
-// 6,519, bully N=4 and ring N=10 116 and 161 in either. A cursor that
-// shares caches (ShareCaches) must not call it: the search calls it
-// before it shares them.
+// 6,519, bully N=4 and ring N=10 116 and 161 in either.
 func (c *Cursor[S, M]) UseLargeMemo() {
 	switch {
 	case c.memo == nil:
@@ -516,18 +514,6 @@ func (c *Cursor[S, M]) makeCaches(bits uint) {
 	clear(c.memoIn)
 	clear(c.linkOps[:])
 	clear(c.restOps)
-}
-
-// ShareCaches makes c take its steps from other's memo and caches, and
-// add to them: the two cursors' goroutine (one) may then load worlds into
-// both in turn, each step memoized once for both. A step's MemoRef names
-// the same entry on either.
-func (c *Cursor[S, M]) ShareCaches(other *Cursor[S, M]) {
-	if other.memo == nil {
-		other.makeCaches(other.memoSize())
-	}
-	c.memo, c.memoIn, c.memoShift, c.serial = other.memo, other.memoIn, other.memoShift, other.serial
-	c.linkOps, c.restOps = other.linkOps, other.restOps
 }
 
 // linkOp is a link made from another by a send (push) or a delivery

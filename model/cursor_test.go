@@ -404,41 +404,6 @@ func TestCursorLargeMemo(t *testing.T) {
 	require.Equal(t, sys.HashWorld(next), got)
 }
 
-// Two cursors that share caches (ShareCaches) take their steps from one
-// memo: a step memoized through one serves the other, with its note, and
-// a step that takes the entry through the other is a new step to both
-// (their steps are counted together, so its name is not the old one's).
-func TestCursorsSharingCachesShareTheMemo(t *testing.T) {
-	sys := model.MustNewSystem[chatState, chatMsg](chatter{}, model.Config{})
-	st := model.NewStore[chatState, chatMsg]()
-	c, d := model.NewCursor(st, sys.Clone()), model.NewCursor(st, sys.Clone())
-	model.SetCursorMemoBits(c, 0) // one entry
-	d.ShareCaches(c)
-	vec, fp := c.AppendStored(nil, sys.Init())
-	var wc, wd model.World[chatState, chatMsg]
-	c.Load(vec, fp, &wc)
-	d.Load(vec, fp, &wd)
-	acts := c.Actions(&wc, nil)
-	require.GreaterOrEqual(t, len(acts), 2)
-	step := func(k *model.Cursor[chatState, chatMsg], w *model.World[chatState, chatMsg], a model.Action) (uint64, model.MemoRef) {
-		var r model.Stepped
-		next, ok := k.Step(w, &a, &r)
-		require.True(t, ok)
-		return next, r.Ref()
-	}
-	fc, first := step(c, &wc, acts[0])
-	c.SetMemoTag(first, 7)
-	fd, served := step(d, &wd, acts[0])
-	require.Equal(t, fc, fd)
-	require.Equal(t, first, served, "served by the entry c made")
-	require.Equal(t, uint64(7), d.MemoTag(first))
-	_, second := step(d, &wd, acts[1])
-	require.NotEqual(t, first, second)
-	d.SetMemoTag(second, 9)
-	require.Zero(t, c.MemoTag(first), "replaced through d")
-	require.Equal(t, uint64(9), c.MemoTag(second))
-}
-
 // A cursor's first step makes its memo: a search's 2^13 entries, or
 // 2^8 for a cursor told it takes few steps (UseSmallMemo), which steps
 // alike.
