@@ -1,5 +1,7 @@
 package checker
 
+import "math"
+
 // lookups holds the successors the one-worker BFS made and has not yet
 // looked up in the visited set, with the encodings of their entries, in
 // the order it made them; flush looks them up together and queues the
@@ -10,9 +12,9 @@ package checker
 // set's growth, 21% of its time under perf), though the slot had been
 // prefetched a state before: on a table of tens of megabytes the probe
 // walks the page tables, and the prefetch's walk held up the work after
-// it. The same inserts back to back, a batch of them in a loop with
-// nothing else, overlap their walks and misses (a few hundred inserts
-// into a 30 MB table: about 18 ns each). The order of discovery, and so
+// it. The same inserts back to back, in a loop with nothing else,
+// overlap their walks and misses (random inserts into a 30 MB table on
+// the same machine: about 18 ns each). The order of discovery, and so
 // the search's counts, the numbers of its states and its parent log, are
 // those of looking each up at once: the set dedupes a batch in order, the
 // first discovery of a fingerprint taking it, and the new states are
@@ -73,6 +75,9 @@ func (b *lookups) add(fp uint64, act int) {
 // end notes that the state begun last has all its successors recorded,
 // and reports whether the records are due a flush.
 func (b *lookups) end() bool {
+	if len(b.arena) > math.MaxUint32 { // (one state's successors, a flush emptying it)
+		panic("checker: a state's successors' encodings outgrew 4 GB")
+	}
 	p := &b.parents[len(b.parents)-1]
 	p.end, p.done = uint32(len(b.recs)), true
 	return len(b.recs) >= lookupBatch
@@ -92,8 +97,10 @@ func (b *lookups) bytes() uint64 {
 // flush looks the records up in the visited set, in order, and then, in
 // order again, queues each new one, counts it in its level and in its
 // parent's log: what the search that looks each up at once does as it
-// goes. It polls the bounds as the frontier grows past mark, and returns
-// the bound a poll reached (the records are all queued first).
+// goes. It polls the bounds as the frontier grows past mark (other is
+// the search's memory besides the frontier, the parent log and the
+// batch), and returns the bound a poll reached (the records are all
+// queued first).
 func (r *run[S, M]) flush(b *lookups, fr frontier, mark *uint64, other uint64) string {
 	seen, plog, rep := r.seen, r.plog, r.rep
 	keep := seen.parents
@@ -128,7 +135,7 @@ func (r *run[S, M]) flush(b *lookups, fr frontier, mark *uint64, other uint64) s
 				r.countLevel(p.depth+1, 1)
 				rep.FrontierBytes = max(rep.FrontierBytes, n)
 				if n >= *mark {
-					if s := r.poll(fr.size(), fr.bytes()+other+r.plog.bytes(), chunkSize); s != "" && stop == "" {
+					if s := r.poll(fr.size(), fr.bytes()+other+r.plog.bytes()+b.bytes(), chunkSize); s != "" && stop == "" {
 						stop = s
 					}
 					*mark = fr.bytes() + pollBytes

@@ -240,10 +240,10 @@ const (
 
 // serialMarks are counters of the one-worker search that few searches
 // read: liveness's level bounds and the checkpoints' count of states
-// expanded. Reached through a pointer, they
-// stay in memory and leave the registers to the loop's hot values: as
-// locals, the loop's head reloaded them at every state (centralized N=6
-// R=2: 0.5% more instructions).
+// expanded. Reached through a pointer, they stay in memory and leave the
+// registers to the loop's hot values: as locals, the loop's head
+// reloaded them at every state (centralized N=6 R=2: 0.5% more
+// instructions).
 type serialMarks struct {
 	// levelEnd is the number of states found at the depths up to
 	// levelDepth, the one being expanded (livenessAcyclic): under BFS, a
