@@ -1,6 +1,9 @@
 package checker
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // lookups holds the successors the one-worker BFS made and has not yet
 // looked up in the visited set, with the encodings of their entries, in
@@ -91,7 +94,7 @@ func (b *lookups) bytes() uint64 {
 	if b == nil {
 		return 0
 	}
-	return uint64(cap(b.recs))*24 + uint64(cap(b.parents))*24 + uint64(cap(b.arena))
+	return uint64(cap(b.recs))*uint64(unsafe.Sizeof(lookup{})) + uint64(cap(b.parents))*uint64(unsafe.Sizeof(lookupParent{})) + uint64(cap(b.arena))
 }
 
 // flush looks the records up in the visited set, in order, and then, in
