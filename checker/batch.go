@@ -5,10 +5,10 @@ import (
 	"unsafe"
 )
 
-// lookups holds the successors the one-worker BFS made and has not yet
-// looked up in the visited set, with the encodings of their entries, in
-// the order it made them; flush looks them up together and queues the
-// new ones in that order.
+// lookups holds the successors a batch of states made (exploreOrdered),
+// with the encodings of their entries, in the order they were made; flush
+// looks them up in the visited set together and queues the new ones in
+// that order.
 //
 // Looked up one at a time, each between two states' work, a successor's
 // slot cost about 65 ns on centralized N=6 R=2 (insert, prefetch and the
@@ -41,24 +41,13 @@ type lookup struct {
 }
 
 // lookupParent is a state whose successors were made: its fingerprint and
-// depth, the end of its records, and whether all of them are there (a
-// search stopped inside an expansion leaves the last one short, and its
-// parent log without the count of its successors, as the search that
-// looks each up at once does).
+// depth, and the end of its records (a state is expanded whole, or not
+// begun).
 type lookupParent struct {
 	fp    uint64
 	depth int
 	end   uint32
-	done  bool
 }
-
-// lookupBatch is the number of records past which a state's end flushes
-// them: enough for the inserts' misses to overlap, few enough for the
-// records and their entries to stay in the core's cache. (1,024 or 8,192
-// took the same time on centralized N=6 R=2 and RA N=4 R=1, 8 pairs;
-// 16,384 or 65,536 records sorted by slot before their inserts, to take
-// the table's pages in turn, no less. A variable for the tests.)
-var lookupBatch = 2048
 
 // lookupAhead is how many records ahead of its insert flush asks for a
 // record's slot.
@@ -75,19 +64,13 @@ func (b *lookups) add(fp uint64, act int) {
 	b.recs = append(b.recs, lookup{fp: fp, end: uint32(len(b.arena)), parent: uint32(len(b.parents) - 1), act: int32(act)})
 }
 
-// end notes that the state begun last has all its successors recorded,
-// and reports whether the records are due a flush.
-func (b *lookups) end() bool {
-	if len(b.arena) > math.MaxUint32 { // (one state's successors, a flush emptying it)
-		panic("checker: a state's successors' encodings outgrew 4 GB")
+// end notes that the state begun last has all its successors recorded.
+func (b *lookups) end() {
+	if len(b.arena) > math.MaxUint32 {
+		panic("checker: a batch's successors' encodings outgrew 4 GB")
 	}
-	p := &b.parents[len(b.parents)-1]
-	p.end, p.done = uint32(len(b.recs)), true
-	return len(b.recs) >= lookupBatch
+	b.parents[len(b.parents)-1].end = uint32(len(b.recs))
 }
-
-// pending reports whether any state awaits its flush.
-func (b *lookups) pending() bool { return b != nil && len(b.parents) > 0 }
 
 // bytes is the memory of the records and their entries.
 func (b *lookups) bytes() uint64 {
@@ -122,12 +105,8 @@ func (r *run[S, M]) flush(b *lookups, fr frontier, mark *uint64, other uint64) s
 	start, j := uint32(0), 0
 	for pi := range b.parents {
 		p := &b.parents[pi]
-		end := p.end
-		if !p.done { // the last, its expansion stopped: its records so far
-			end = uint32(len(b.recs))
-		}
 		kids := 0
-		for ; j < int(end); j++ {
+		for ; j < int(p.end); j++ {
 			l := &b.recs[j]
 			if l.added {
 				if plog != nil {
@@ -146,7 +125,7 @@ func (r *run[S, M]) flush(b *lookups, fr frontier, mark *uint64, other uint64) s
 			}
 			start = l.end
 		}
-		if p.done && plog != nil {
+		if plog != nil {
 			plog.expanded(kids)
 		}
 	}

@@ -5,11 +5,16 @@
 // frontier, decodes it, checks the invariants, enumerates the enabled
 // actions (a state with none, in which some node waits, is a deadlock),
 // and pushes every successor not seen before. BFS uses a queue, which
-// makes the first counterexample a shortest one; DFS uses a stack. On
-// several cores BFS runs level by level (levels.go) with the same
-// expander, and reproduces the one-worker search exactly: the same counts,
-// parents and counterexamples. Random and swarm walks (walk.go) share the
-// actions, properties and replayer, and run side by side in walk order.
+// makes the first counterexample a shortest one; DFS uses a stack. A
+// plain BFS (no liveness check, checkpoint or bound on the states) runs
+// in ordered batches on any number of workers (ordered.go): the workers
+// take runs of the queue in order, expand them side by side, and look
+// their successors up in the visited set one batch after another, in
+// order, as the one-worker search does; the other BFS on several cores
+// run level by level (levels.go). Both use the same expander and
+// reproduce the one-worker search exactly: the same counts, parents and
+// counterexamples. Random and swarm walks (walk.go) share the actions,
+// properties and replayer, and run side by side in walk order.
 //
 // Liveness is checked under weak fairness. While every step shows the
 // state graph acyclic (a protocol's variant falls, or BFS goes a level

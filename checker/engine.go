@@ -139,8 +139,12 @@ type Options struct {
 	// path by a second search (pathTo), not from its parent log; and
 	// loggedPath, another, is told whether the log gave the path.
 	noParentLog bool
-	// singleLookups, a test hook, makes a BFS look each successor up as
-	// it makes it, not in batches (lookups).
+	// levels, a test hook, makes a BFS on several workers that could run
+	// in ordered batches run level by level.
+	levels bool
+	// singleLookups, a test hook, makes a plain BFS run on one worker and
+	// look each successor up as it makes it (explore), not in ordered
+	// batches (exploreOrdered).
 	singleLookups bool
 	loggedPath    func(bool)
 }
@@ -254,10 +258,16 @@ type serialMarks struct {
 }
 
 // explore is one search. With livenessAcyclic it reports cyclic, and
-// stops, when it finds an edge that may close a cycle. BFS without the
-// state graph runs level by level on several workers (exploreLevels); this
-// is the search on one.
+// stops, when it finds an edge that may close a cycle. A plain BFS runs
+// in ordered batches on any number of workers (exploreOrdered), the other
+// BFS without the state graph level by level on several workers
+// (exploreLevels); this is the search on one, which looks each successor
+// up as it makes it: DFS, the liveness checks, checkpoints, max-states,
+// bit arrays.
 func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyclic bool) {
+	if orderedFits(&opts, mode) {
+		return sp.exploreOrdered(opts), false
+	}
 	if opts.Strategy == BFS && mode != livenessGraph && opts.workers() > 1 && opts.Bitstate == 0 {
 		return sp.exploreLevels(opts, mode)
 	}
@@ -317,24 +327,8 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 	if ck := r.resumed; ck != nil {
 		next = uint32(seen.n) - uint32(fr.size())
 	}
-	// A plain BFS looks its successors up in the visited set in batches
-	// (lookups, batch.go), the same states found in the same order: not
-	// with a checkpoint (its frontier would lack the states of the batch),
-	// the liveness checks' graph or variant (they read the number of each
-	// successor as it is found), nor a bound on the states (the search
-	// stops at the state whose successors reach it).
-	var bt *lookups
-	if opts.Strategy == BFS && r.ckpt == nil && term == nil && g == nil && opts.MaxStates == 0 && !opts.singleLookups {
-		bt = &lookups{}
-	}
 	for {
 		depth, fp, enc, ok := fr.pop()
-		if !ok && bt.pending() {
-			if s := r.flush(bt, fr, &mark, recent.bytes()); s != "" && stop == "" {
-				stop = s
-			}
-			depth, fp, enc, ok = fr.pop()
-		}
 		if !ok {
 			if err := fr.failed(); err != nil {
 				stop = err.Error()
@@ -362,10 +356,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 			if x.enabled() > 0 {
 				rep.Bound = fmt.Sprintf("max-depth %d", opts.MaxDepth)
 			}
-			if bt != nil {
-				bt.begin(fp, depth)
-				bt.end()
-			} else if plog != nil {
+			if plog != nil {
 				plog.expanded(0)
 			}
 			continue
@@ -397,45 +388,18 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if recent == nil && term == nil && g == nil && seen.n >= recentAfter {
 			recent = newRecentFPs()
 			*prefetch = prefetcher{seen: seen, recent: recent}
-			if bt != nil {
-				prefetch.seen = nil // looked up with its batch, later
-			}
 		}
 		x.makeSuccessors(prefetch, rank, term != nil)
 
 		// Look the successors up, queue the new ones.
 		kids := 0
 		rep.Slept += uint64(x.enabled() - len(x.awake))
-		if bt != nil {
-			bt.begin(fp, depth)
-		}
 		for _, i32 := range x.awake {
 			i := int(i32)
 			sc := x.successor(i)
 			rep.Transitions++
 			if !r.cov.countTagged(sc.tag) {
 				x.countNoting(r.cov, &x.acts[i], sc.at)
-			}
-			if bt != nil {
-				if recent == nil || !recent.has(key(sc.fp)) {
-					if recent != nil {
-						recent.put(key(sc.fp))
-					}
-					act := 0
-					if plog != nil {
-						act = x.ids.IndexInAll(i, &x.acts[i])
-					}
-					bt.arena = x.appendEntry(bt.arena, sc.at, x.sleepAfter(i))
-					bt.add(sc.fp, act)
-				}
-				if rep.Transitions%pollTransitions == 0 {
-					if b := r.poll(fr.size(), fr.bytes()+recent.bytes()+r.plog.bytes()+bt.bytes(), chunkSize); b != "" && stop == "" {
-						stop = b
-						break
-					}
-					mark = fr.bytes() + pollBytes
-				}
-				continue
 			}
 			var v uint32
 			added := false
@@ -493,13 +457,7 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		if cyclic || stop != "" && r.ckpt == nil {
 			break
 		}
-		if bt != nil {
-			if bt.end() {
-				if s := r.flush(bt, fr, &mark, recent.bytes()); s != "" && stop == "" {
-					stop = s
-				}
-			}
-		} else if plog != nil {
+		if plog != nil {
 			plog.expanded(kids)
 		}
 		if g != nil {
@@ -519,11 +477,6 @@ func (sp *Spec[S, M]) explore(opts Options, mode livenessMode) (rep *Report, cyc
 		}
 		if stop != "" {
 			break
-		}
-	}
-	if bt.pending() {
-		if s := r.flush(bt, fr, &mark, recent.bytes()); s != "" && stop == "" {
-			stop = s
 		}
 	}
 	if stop != "" {

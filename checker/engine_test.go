@@ -214,6 +214,7 @@ func TestWorkersAgreeWhenTheSetGrowsFlat(t *testing.T) {
 // record. Each level's new states are some of its records.
 func TestLevelsCountTheirRecords(t *testing.T) {
 	opts := checker.Options{Workers: 2, SkipLiveness: true}
+	checker.WithLevels(&opts)
 	var recs, fresh uint64
 	checker.WithLevelShare(&opts, func(r, f uint64) {
 		require.GreaterOrEqual(t, r, f)

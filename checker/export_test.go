@@ -16,6 +16,10 @@ func WithFlatFrom(b uint64) (restore func()) {
 // new states of each level the level engine merges.
 func WithLevelShare(o *Options, f func(recs, fresh uint64)) { o.levelShare = f }
 
+// WithLevels makes a BFS on several workers run level by level, where it
+// could run in ordered batches.
+func WithLevels(o *Options) { o.levels = true }
+
 // WithRecentAfter makes the one-worker search keep its recent cache from
 // its n-th state, until the returned function is called.
 func WithRecentAfter(n uint64) (restore func()) {

@@ -14,7 +14,9 @@ import (
 )
 
 // exploreLevels is BFS without the state graph on several workers, one
-// level at a time, in three phases:
+// level at a time: the BFS that cannot run in ordered batches
+// (orderedFits: the graph-free liveness check, checkpoints, max-states).
+// It runs in three phases:
 //
 //  1. expand: the workers take the level's states in chunks, each a run
 //     of consecutive chunks and then halves of the others' runs

@@ -21,21 +21,24 @@ func withoutMemory(r *checker.Report) *checker.Report {
 }
 
 // A BFS that keeps its frontier on disk finds what one that keeps it in
-// memory finds, on one worker (the queue) and on several (the levels):
-// the same states, transitions, depth, levels, violation counts,
+// memory finds, in ordered batches, on one worker (the queue) and level by
+// level: the same states, transitions, depth, levels, violation counts,
 // coverage and counterexample, whatever stops it.
 func TestSpillGivesTheSameReport(t *testing.T) {
-	// Wide enough for the one-worker queue to spill its 1 MB chunks.
+	// Wide enough for the one-worker queue (max-states: not in ordered
+	// batches) to spill its 1 MB chunks, and for the ordered batches'
+	// frontier to spill its 1 MB buffers.
 	wide := stopCase{raSpec(4, 1, model.Config{}), checker.Options{MaxStates: 150000}}
-	for _, c := range append(stopCases(t), wide) {
-		spill := c.opts.MaxStates == wide.opts.MaxStates // every worker count spills
+	deep := stopCase{raSpec(4, 1, model.Config{}), checker.Options{MaxDepth: 10}}
+	for i, c := range append(stopCases(t), wide, deep) {
+		spill := i >= len(stopCases(t)) // every worker count spills
 		for _, workers := range workerCounts(1, 3) {
 			mem, disk := c.opts, c.opts
 			mem.Workers, disk.Workers = workers, workers
 			mem.Spill, disk.Spill, disk.SpillDir = checker.SpillNever, checker.SpillAlways, t.TempDir()
 			a, z := c.sp.Check(mem), c.sp.Check(disk)
 			require.Zero(t, a.SpilledBytes)
-			if spill || workers > 1 && z.Depth > 2 {
+			if spill || workers > 1 && c.opts.MaxStates > 0 && z.Depth > 2 { // (level by level: every level spills)
 				require.NotZero(t, z.SpilledBytes, "%+v, %d workers", c.opts, workers)
 				require.Less(t, z.FrontierBytes, a.FrontierBytes, "%+v, %d workers", c.opts, workers)
 			}
@@ -53,14 +56,18 @@ func TestSpillGivesTheSameReport(t *testing.T) {
 func TestSpillAutoUnderAMemoryBound(t *testing.T) {
 	sp := raSpec(4, 1, model.Config{})
 	for _, workers := range workerCounts(1, 2) {
-		base := checker.Options{Workers: workers, MaxStates: 150000, SkipLiveness: true}
-		free := sp.Check(base)
-		bound := base
-		bound.MaxMemory, bound.SpillDir = 40<<20, t.TempDir()
-		got := sp.Check(bound)
-		require.Zero(t, free.SpilledBytes, "no bound, nothing spilled")
-		require.NotZero(t, got.SpilledBytes, "%d workers", workers)
-		require.Equal(t, withoutMemory(free), withoutMemory(got), "%d workers", workers)
+		for _, base := range []checker.Options{
+			{Workers: workers, MaxStates: 150000, SkipLiveness: true}, // level by level, or the queue
+			{Workers: workers, MaxDepth: 10, SkipLiveness: true},      // ordered batches
+		} {
+			free := sp.Check(base)
+			bound := base
+			bound.MaxMemory, bound.SpillDir = 40<<20, t.TempDir()
+			got := sp.Check(bound)
+			require.Zero(t, free.SpilledBytes, "no bound, nothing spilled")
+			require.NotZero(t, got.SpilledBytes, "%d workers", workers)
+			require.Equal(t, withoutMemory(free), withoutMemory(got), "%d workers", workers)
+		}
 	}
 }
 
@@ -70,11 +77,13 @@ func TestSpillFailureIsInconclusive(t *testing.T) {
 	sp := raSpec(4, 1, model.Config{})
 	missing := filepath.Join(t.TempDir(), "gone")
 	for _, workers := range []int{1, 2} {
-		rep := sp.Check(checker.Options{Workers: workers, MaxStates: 150000, SkipLiveness: true,
-			Spill: checker.SpillAlways, SpillDir: missing})
-		require.Equal(t, checker.Inconclusive, rep.Verdict, "%d workers", workers)
-		require.True(t, strings.HasPrefix(rep.Bound, "spill create failed: "), rep.Bound)
-		require.Contains(t, rep.Bound, "gone")
+		for _, maxStates := range []uint64{150000, 0} { // (without: in ordered batches)
+			rep := sp.Check(checker.Options{Workers: workers, MaxStates: maxStates, SkipLiveness: true,
+				Spill: checker.SpillAlways, SpillDir: missing})
+			require.Equal(t, checker.Inconclusive, rep.Verdict, "%d workers", workers)
+			require.True(t, strings.HasPrefix(rep.Bound, "spill create failed: "), rep.Bound)
+			require.Contains(t, rep.Bound, "gone")
+		}
 	}
 }
 
