@@ -87,7 +87,7 @@ func (s *fpSet) growFlat(sh *fpShard) flatGrowth {
 	if (s.n+1)*4 <= slots*3 && (sh.n+1)*16 <= uint64(len(sh.keys))*13 {
 		return flatRoom
 	}
-	if !s.flatten(size, nil) {
+	if !s.flatten(size, s.helpers) {
 		return flatNo
 	}
 	return flatGrew

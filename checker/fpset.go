@@ -38,6 +38,9 @@ type fpSet struct {
 	mem     *slabs
 	flat    *flatTable
 	flatOff bool
+	// helpers, when set, runs a growth's job on the goroutines free to
+	// help (flatten's par): the ordered batches' idle workers.
+	helpers func(job func(int))
 }
 
 const (
