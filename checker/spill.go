@@ -24,9 +24,10 @@ import (
 type SpillMode uint8
 
 const (
-	// SpillAuto spills when the frontier outgrows memory: once a level
-	// (or, on one worker, the queue) would take more than a sixteenth of
-	// the memory bound. Without a bound nothing is spilled.
+	// SpillAuto spills when the frontier outgrows memory: once it (a
+	// level, for a search that runs level by level) would take more than
+	// a sixteenth of the memory bound. Without a bound nothing is
+	// spilled.
 	SpillAuto SpillMode = iota
 	// SpillNever keeps the frontier in memory.
 	SpillNever

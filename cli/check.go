@@ -514,7 +514,7 @@ search flags:
                        self-contained HTML file (a linearizability violation's
                        carries porcupine's view of the history; default for
                        one: FILE.html next to -o FILE); without one, the
-                       report; both with the states per BFS level (-workers 2+)
+                       report; both with the states per BFS level
   -history FILE        write the client history of a linearizability
                        violation as Jepsen EDN, which lincheck -model kv reads
   -json                print one JSON object (verdict, counts, coverage, timing, trace)
