@@ -87,7 +87,7 @@ func (b *lookups) bytes() uint64 {
 // the search's memory besides the frontier, the parent log and the
 // batch), and returns the bound a poll reached (the records are all
 // queued first).
-func (r *run[S, M]) flush(b *lookups, fr frontier, mark *uint64, other uint64) string {
+func (r *run[S, M]) flush(b *lookups, fr *oFrontier, mark *uint64, other uint64) string {
 	seen, plog, rep := r.seen, r.plog, r.rep
 	keep := seen.parents
 	for j := range b.recs {
